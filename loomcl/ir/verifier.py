@@ -1,0 +1,144 @@
+"""The IR verifier: structural, SSA and type rules that every pass must leave intact.
+
+Tests run it after every pass. It reports every broken rule it finds, not just the first, with the
+printed instruction, so a failing pass is easy to pin down.
+"""
+from __future__ import annotations
+
+from . import instructions as ins
+from . import types as ty
+from .function import Function, Module
+from .printer import FunctionPrinter
+from .values import Argument, GlobalVariable
+
+
+class VerificationError(Exception):
+    pass
+
+
+class _Verifier:
+    def __init__(self, function: Function) -> None:
+        self.function = function
+        self.printer = FunctionPrinter(function)
+        self.errors: list[str] = []
+
+    def fail(self, where, message: str) -> None:
+        if isinstance(where, ins.Instruction):
+            where = f"'{self.printer.instruction(where)}' in {self.printer.label(where.block)}"
+        self.errors.append(f"@{self.function.name}: {where}: {message}")
+
+    def run(self) -> list[str]:
+        from ..analysis.dominators import DominatorTree
+
+        f = self.function
+        if not f.blocks:
+            return [f"@{f.name}: function has no blocks"]
+        self.check_structure()
+        if self.errors:
+            return self.errors
+        self.domtree = DominatorTree(f)
+        self.preds = f.predecessors()
+        self.position = {inst: i for b in f.blocks for i, inst in enumerate(b.instructions)}
+        for block in f.blocks:
+            for inst in block.instructions:
+                self.check_operands(inst)
+                self.check_types(inst)
+            for phi in block.phis:
+                self.check_phi(phi)
+        self.check_parallel_loops()
+        return self.errors
+
+    def check_structure(self) -> None:
+        blocks = set(self.function.blocks)
+        for block in self.function.blocks:
+            if block.function is not self.function:
+                self.fail(block.name, "block does not point back to its function")
+            if block.terminator is None:
+                self.fail(block.name, "block does not end in a terminator")
+            seen_non_phi = False
+            for inst in block.instructions:
+                if inst.block is not block:
+                    self.fail(inst, "instruction does not point back to its block")
+                if inst.is_terminator and inst is not block.instructions[-1]:
+                    self.fail(inst, "terminator in the middle of a block")
+                if isinstance(inst, ins.Phi) and seen_non_phi:
+                    self.fail(inst, "phi after a non-phi instruction")
+                seen_non_phi |= not isinstance(inst, ins.Phi)
+            for succ in block.successors:
+                if succ not in blocks:
+                    self.fail(block.name, f"branches to block {succ.name!r} outside the function")
+
+    def check_operands(self, inst: ins.Instruction) -> None:
+        for i, operand in enumerate(inst.operands):
+            if operand.tracks_users and inst not in operand.users:
+                self.fail(inst, f"operand {i} does not list the instruction as a user")
+            if isinstance(operand, Argument) and operand not in self.function.params:
+                self.fail(inst, f"uses a parameter of another function")
+            if isinstance(operand, ins.Instruction):
+                if operand.block is None or operand.block.function is not self.function:
+                    self.fail(inst, f"operand {i} is not placed in this function")
+                elif not isinstance(inst, ins.Phi) and not self.defined_before(operand, inst):
+                    self.fail(inst, f"operand {i} does not dominate its use")
+
+    def defined_before(self, definition: ins.Instruction, use: ins.Instruction) -> bool:
+        if definition.block is use.block:
+            return self.position[definition] < self.position[use]
+        return self.domtree.dominates(definition.block, use.block)
+
+    def check_phi(self, phi: ins.Phi) -> None:
+        preds = self.preds[phi.block]
+        if not self.domtree.is_reachable(phi.block):
+            return
+        if sorted(map(id, phi.incoming_blocks)) != sorted(map(id, preds)):
+            self.fail(phi, "incoming blocks differ from the block's predecessors")
+        for value, pred in phi.incoming:
+            if value.type is not phi.type:
+                self.fail(phi, f"incoming value of type {value.type}, phi is {phi.type}")
+            if isinstance(value, ins.Instruction) and value.block is not None and pred in self.domtree.idom:
+                if not self.domtree.dominates(value.block, pred):
+                    self.fail(phi, f"incoming value does not dominate the end of its predecessor")
+
+    def check_types(self, i: ins.Instruction) -> None:
+        if isinstance(i, ins.BinaryOp) and i.lhs.type is not i.rhs.type:
+            self.fail(i, f"operand types differ: {i.lhs.type} and {i.rhs.type}")
+        elif isinstance(i, ins.Compare) and i.lhs.type is not i.rhs.type:
+            self.fail(i, f"operand types differ: {i.lhs.type} and {i.rhs.type}")
+        elif isinstance(i, (ins.Load, ins.ElementPtr, ins.FieldPtr)):
+            pointer = i.pointer if isinstance(i, ins.Load) else i.base
+            if not isinstance(pointer.type, ty.PointerType):
+                self.fail(i, f"address is {pointer.type}, not a pointer")
+        elif isinstance(i, ins.Store) and not isinstance(i.pointer.type, ty.PointerType):
+            self.fail(i, f"address is {i.pointer.type}, not a pointer")
+        elif isinstance(i, ins.Select) and i.if_true.type is not i.if_false.type:
+            self.fail(i, f"select arms differ: {i.if_true.type} and {i.if_false.type}")
+        elif isinstance(i, ins.Branch) and i.condition.type is not ty.i1:
+            self.fail(i, f"branch condition is {i.condition.type}, not i1")
+        elif isinstance(i, ins.Return):
+            want = self.function.return_type
+            got = i.value.type if i.value is not None else ty.void
+            if got is not want:
+                self.fail(i, f"returns {got} from a function returning {want}")
+        elif isinstance(i, ins.Call):
+            if [a.type for a in i.args] != [p.type for p in i.callee.params]:
+                self.fail(i, f"argument types do not match @{i.callee.name}'s parameters")
+
+    def check_parallel_loops(self) -> None:
+        for loop in self.function.parallel_loops:
+            if loop.header not in loop.blocks or loop.latch not in loop.blocks:
+                self.fail(loop.header.name, "work-item loop does not contain its header and latch")
+            if loop.header not in loop.latch.successors:
+                self.fail(loop.latch.name, "work-item loop latch does not branch to its header")
+
+
+def verify_function(function: Function) -> None:
+    errors = _Verifier(function).run()
+    if errors:
+        raise VerificationError("\n".join(errors))
+
+
+def verify_module(module: Module) -> None:
+    errors = []
+    for function in module.functions.values():
+        errors += _Verifier(function).run()
+    if errors:
+        raise VerificationError("\n".join(errors))
