@@ -1,0 +1,125 @@
+"""Build options: the string passed to `Program.build(options=...)`, parsed once into a frozen object.
+
+Accepted, as pyopencl passes them (a string, or a list of strings each of which may hold several
+options): `-D NAME`, `-DNAME=VALUE`, `-D NAME=VALUE`, `-U NAME`, `-I DIR`, `-IDIR`, and the standard
+OpenCL options (OpenCL 3.0 API spec, sec. 5.8.6). Math options are recorded as flags for the code
+generator. Anything else raises `OptionError` naming the option, rather than being silently ignored,
+so a typo such as `-cl-fast-relaxed-maths` is caught at build time.
+"""
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, replace
+
+from .diagnostics import OptionError
+
+
+@dataclass(frozen=True)
+class MacroOption:
+    """`-D name[=value]` (value '1' when omitted) or `-U name` (value None), in command-line order."""
+
+    name: str
+    value: str | None
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    macros: tuple[MacroOption, ...] = ()
+    include_dirs: tuple[str, ...] = ()
+    cl_std: str = "CL2.0"
+    fast_relaxed_math: bool = False
+    mad_enable: bool = False
+    no_signed_zeros: bool = False
+    unsafe_math_optimizations: bool = False
+    finite_math_only: bool = False
+    denorms_are_zero: bool = False
+    single_precision_constant: bool = False
+    opt_disable: bool = False
+    kernel_arg_info: bool = False
+    debug_info: bool = False
+    suppress_warnings: bool = False
+    warnings_as_errors: bool = False
+
+
+# Flag options: option text -> BuildOptions field set to True.
+_FLAGS = {
+    "-cl-fast-relaxed-math": "fast_relaxed_math",
+    "-cl-mad-enable": "mad_enable",
+    "-cl-no-signed-zeros": "no_signed_zeros",
+    "-cl-unsafe-math-optimizations": "unsafe_math_optimizations",
+    "-cl-finite-math-only": "finite_math_only",
+    "-cl-denorms-are-zero": "denorms_are_zero",
+    "-cl-single-precision-constant": "single_precision_constant",
+    "-cl-opt-disable": "opt_disable",
+    "-cl-kernel-arg-info": "kernel_arg_info",
+    "-g": "debug_info",
+    "-w": "suppress_warnings",
+    "-Werror": "warnings_as_errors",
+}
+# Standard options that change nothing for a CPU device.
+_IGNORED = {"-cl-strict-aliasing", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp",
+            "-cl-fp32-correctly-rounded-divide-sqrt"}
+_STANDARDS = {"CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0"}
+
+
+def parse_options(options: str | list[str] | tuple[str, ...] | None) -> BuildOptions:
+    """Parse an options string or list into BuildOptions; raise OptionError on anything unknown."""
+    words = _split(options)
+    result = BuildOptions()
+    i = 0
+    while i < len(words):
+        result, i = _parse_one(words, i, result)
+    return result
+
+
+def _split(options) -> list[str]:
+    if options is None:
+        return []
+    if isinstance(options, str):
+        options = [options]
+    words: list[str] = []
+    for item in options:
+        words.extend(shlex.split(item))
+    return words
+
+
+def _parse_one(words: list[str], i: int, result: BuildOptions) -> tuple[BuildOptions, int]:
+    """Consume the option at words[i] (and its separate argument, if any)."""
+    word = words[i]
+    if word in _FLAGS:
+        return replace(result, **{_FLAGS[word]: True}), i + 1
+    if word in _IGNORED:
+        return result, i + 1
+    if word.startswith("-cl-std="):
+        std = word[len("-cl-std="):]
+        if std not in _STANDARDS:
+            raise OptionError(word, "unknown OpenCL C version")
+        return replace(result, cl_std=std), i + 1
+    for prefix in ("-D", "-U", "-I"):
+        if word.startswith(prefix):
+            argument, i = _argument(words, i, prefix)
+            return _with_prefixed(result, prefix, argument), i
+    raise OptionError(word)
+
+
+def _argument(words: list[str], i: int, prefix: str) -> tuple[str, int]:
+    """The argument of -D/-U/-I, glued (`-DX`) or as the next word (`-D X`)."""
+    glued = words[i][len(prefix):]
+    if glued:
+        return glued, i + 1
+    if i + 1 >= len(words):
+        raise OptionError(words[i], "missing argument to build option")
+    return words[i + 1], i + 2
+
+
+def _with_prefixed(result: BuildOptions, prefix: str, argument: str) -> BuildOptions:
+    if prefix == "-I":
+        return replace(result, include_dirs=result.include_dirs + (argument,))
+    name, eq, value = argument.partition("=")
+    if not name.isidentifier():
+        raise OptionError(prefix + argument, "invalid macro name in build option")
+    if prefix == "-U":
+        macro = MacroOption(name, None)
+    else:
+        macro = MacroOption(name, value if eq else "1")
+    return replace(result, macros=result.macros + (macro,))

@@ -1,0 +1,342 @@
+"""The OpenCL C type system.
+
+Types are immutable values, compared structurally and interned through the constructor helpers
+(`pointer_to`, `array_of`, `qualified`, ...), so `t1 == t2` and `t1 is t2` agree for types built here.
+Qualifiers (const, volatile, restrict and the OpenCL address space) live on the type they qualify, as in
+clang's QualType: `__global float *p` is a pointer whose *pointee* is `__global float`; a `__local`
+variable has a type whose address space is LOCAL. `address_space is None` means "not written": sema
+fills the default (private for variables, generic or private for pointees, by OpenCL C version).
+
+Sizes follow OpenCL (spec 6.1.1): char 8, short 16, int 32, long 64 bits; size_t and friends are 64-bit
+typedefs on this device. Vector types, structs, unions and enums have classes here so that later work
+only adds rules, not a new representation; `ArrayType.length` may temporarily hold an unfolded
+expression between the parser and sema (see `ArrayType`).
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+
+class AddressSpace(enum.Enum):
+    PRIVATE = "__private"
+    GLOBAL = "__global"
+    CONSTANT = "__constant"
+    LOCAL = "__local"
+    GENERIC = "__generic"
+
+
+@dataclass(frozen=True)
+class Qualifiers:
+    const: bool = False
+    volatile: bool = False
+    restrict: bool = False
+    address_space: AddressSpace | None = None
+
+    def __or__(self, other: "Qualifiers") -> "Qualifiers":
+        return Qualifiers(self.const or other.const, self.volatile or other.volatile,
+                          self.restrict or other.restrict,
+                          other.address_space or self.address_space)
+
+    def includes(self, other: "Qualifiers") -> bool:
+        """True when self has every cv-qualifier of other (address spaces not compared)."""
+        return ((self.const or not other.const) and (self.volatile or not other.volatile)
+                and (self.restrict or not other.restrict))
+
+    def spelling(self) -> str:
+        words = [self.address_space.value] if self.address_space else []
+        words += [w for w, on in (("const", self.const), ("volatile", self.volatile),
+                                  ("restrict", self.restrict)) if on]
+        return " ".join(words)
+
+
+NO_QUALIFIERS = Qualifiers()
+
+
+@dataclass(frozen=True)
+class Type:
+    """Base of all types. `quals` are this type's own qualifiers."""
+
+    quals: Qualifiers = field(default=NO_QUALIFIERS, kw_only=True)
+
+    # Classification; subclasses override what applies to them.
+    is_void = False
+    is_bool = False
+    is_integer = False
+    is_floating = False
+    is_pointer = False
+    is_array = False
+    is_function = False
+    is_vector = False
+    is_record = False
+
+    @property
+    def is_arithmetic(self) -> bool:
+        return self.is_integer or self.is_floating
+
+    @property
+    def is_scalar(self) -> bool:
+        return self.is_arithmetic or self.is_pointer
+
+    @property
+    def address_space(self) -> AddressSpace | None:
+        return self.quals.address_space
+
+    def unqualified(self) -> "Type":
+        return self if self.quals == NO_QUALIFIERS else _intern(replace(self, quals=NO_QUALIFIERS))
+
+    def with_quals(self, quals: Qualifiers) -> "Type":
+        return _intern(replace(self, quals=quals))
+
+    @property
+    def size(self) -> int:
+        raise TypeError(f"type '{self}' has no size")
+
+    @property
+    def align(self) -> int:
+        return self.size
+
+    def base_spelling(self) -> str:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        q = self.quals.spelling()
+        return f"{q} {self.base_spelling()}" if q else self.base_spelling()
+
+
+@dataclass(frozen=True)
+class VoidType(Type):
+    is_void = True
+
+    def base_spelling(self) -> str:
+        return "void"
+
+
+@dataclass(frozen=True)
+class IntegerType(Type):
+    """bool, char .. ulong. `rank` orders the conversion ranks of C 6.3.1.1."""
+
+    name: str = "int"
+    bits: int = 32
+    signed: bool = True
+    rank: int = 3
+
+    is_integer = True
+
+    @property
+    def is_bool(self) -> bool:
+        return self.rank == 0
+
+    @property
+    def size(self) -> int:
+        return max(self.bits // 8, 1)
+
+    @property
+    def min_value(self) -> int:
+        return -(1 << (self.bits - 1)) if self.signed else 0
+
+    @property
+    def max_value(self) -> int:
+        return (1 << (self.bits - 1)) - 1 if self.signed else (1 << self.bits) - 1
+
+    def wrap(self, value: int) -> int:
+        """value reduced modulo 2**bits into this type's range (two's complement)."""
+        if self.rank == 0:
+            return int(value != 0)
+        value &= (1 << self.bits) - 1
+        return value - (1 << self.bits) if self.signed and value > self.max_value else value
+
+    def base_spelling(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class FloatType(Type):
+    name: str = "float"
+    bits: int = 32
+
+    is_floating = True
+
+    @property
+    def size(self) -> int:
+        return self.bits // 8
+
+    def base_spelling(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class PointerType(Type):
+    """A pointer; the address space it points into is `pointee.address_space`."""
+
+    pointee: Type = field(default_factory=VoidType)
+
+    is_pointer = True
+    size = 8
+
+    @property
+    def pointee_address_space(self) -> AddressSpace | None:
+        return self.pointee.quals.address_space
+
+    def base_spelling(self) -> str:
+        return f"{self.pointee} *"
+
+
+@dataclass(frozen=True)
+class ArrayType(Type):
+    """`element[length]`. length is an int once checked; None for `[]` awaiting an initializer;
+    between parsing and sema it may be the unfolded size expression (an ast.Expr)."""
+
+    element: Type = field(default_factory=VoidType)
+    length: Any = None
+
+    is_array = True
+
+    @property
+    def size(self) -> int:
+        if not isinstance(self.length, int):
+            raise TypeError(f"array type '{self}' has no known size")
+        return self.length * self.element.size
+
+    @property
+    def align(self) -> int:
+        return self.element.align
+
+    @property
+    def address_space(self) -> AddressSpace | None:
+        return self.quals.address_space or self.element.address_space
+
+    def base_spelling(self) -> str:
+        n = self.length if isinstance(self.length, int) else ""
+        return f"{self.element}[{n}]"
+
+    def __str__(self) -> str:
+        return self.base_spelling()  # the element carries the qualifiers
+
+
+@dataclass(frozen=True)
+class FunctionType(Type):
+    result: Type = field(default_factory=VoidType)
+    params: tuple[Type, ...] = ()
+
+    is_function = True
+
+    def base_spelling(self) -> str:
+        return f"{self.result} ({', '.join(map(str, self.params)) or 'void'})"
+
+
+@dataclass(frozen=True)
+class VectorType(Type):
+    """OpenCL vector (`float4`): declared by the parser; sema does not accept it yet."""
+
+    element: Type = field(default_factory=VoidType)
+    count: int = 4
+
+    is_vector = True
+
+    @property
+    def size(self) -> int:
+        return self.element.size * (4 if self.count == 3 else self.count)
+
+    def base_spelling(self) -> str:
+        return f"{self.element.base_spelling()}{self.count}"
+
+
+@dataclass(frozen=True, eq=False)
+class RecordType(Type):
+    """struct or union (placeholder: identity-compared, members filled when supported)."""
+
+    tag: str = ""
+    is_union: bool = False
+    members: tuple = ()
+
+    is_record = True
+
+    def base_spelling(self) -> str:
+        return f"{'union' if self.is_union else 'struct'} {self.tag}"
+
+
+_INTERNED: dict[Type, Type] = {}
+
+
+def _intern(t: Type) -> Type:
+    if isinstance(t, RecordType) or (isinstance(t, ArrayType) and not _hashable_length(t)):
+        return t
+    return _INTERNED.setdefault(t, t)
+
+
+def _hashable_length(t: ArrayType) -> bool:
+    return t.length is None or isinstance(t.length, int)
+
+
+def pointer_to(pointee: Type, quals: Qualifiers = NO_QUALIFIERS) -> PointerType:
+    return _intern(PointerType(pointee=pointee, quals=quals))
+
+
+def array_of(element: Type, length: Any, quals: Qualifiers = NO_QUALIFIERS) -> ArrayType:
+    return _intern(ArrayType(element=element, length=length, quals=quals))
+
+
+def function_type(result: Type, params: tuple[Type, ...]) -> FunctionType:
+    return _intern(FunctionType(result=result, params=tuple(params)))
+
+
+def vector_of(element: Type, count: int) -> VectorType:
+    return _intern(VectorType(element=element, count=count))
+
+
+def qualified(t: Type, quals: Qualifiers) -> Type:
+    """t with quals added to its own qualifiers."""
+    return t.with_quals(t.quals | quals)
+
+
+def with_address_space(t: Type, space: AddressSpace) -> Type:
+    """t placed in `space`; for arrays the element carries it too, so decay keeps the space."""
+    if isinstance(t, ArrayType):
+        element = with_address_space(t.element, space)
+        return array_of(element, t.length, replace(t.quals, address_space=space))
+    return t.with_quals(replace(t.quals, address_space=space))
+
+
+def _int(name: str, bits: int, signed: bool, rank: int) -> IntegerType:
+    return _intern(IntegerType(name=name, bits=bits, signed=signed, rank=rank))
+
+
+VOID = _intern(VoidType())
+BOOL = _int("bool", 8, False, 0)
+CHAR = _int("char", 8, True, 1)
+UCHAR = _int("uchar", 8, False, 1)
+SHORT = _int("short", 16, True, 2)
+USHORT = _int("ushort", 16, False, 2)
+INT = _int("int", 32, True, 3)
+UINT = _int("uint", 32, False, 3)
+LONG = _int("long", 64, True, 4)
+ULONG = _int("ulong", 64, False, 4)
+HALF = _intern(FloatType(name="half", bits=16))
+FLOAT = _intern(FloatType(name="float", bits=32))
+DOUBLE = _intern(FloatType(name="double", bits=64))
+
+SIZE_T = ULONG
+PTRDIFF_T = LONG
+
+INTEGER_TYPES = (CHAR, UCHAR, SHORT, USHORT, INT, UINT, LONG, ULONG)
+FLOAT_TYPES = (FLOAT, DOUBLE)
+
+# Type names that OpenCL C predefines (spec 6.1.1) and that are not keyword combinations.
+BUILTIN_TYPE_NAMES: dict[str, Type] = {
+    "uchar": UCHAR, "ushort": USHORT, "uint": UINT, "ulong": ULONG,
+    "size_t": SIZE_T, "ptrdiff_t": PTRDIFF_T, "intptr_t": LONG, "uintptr_t": ULONG,
+}
+for _scalar in (CHAR, UCHAR, SHORT, USHORT, INT, UINT, LONG, ULONG, FLOAT, DOUBLE, HALF):
+    for _n in (2, 3, 4, 8, 16):
+        BUILTIN_TYPE_NAMES[f"{_scalar.name}{_n}"] = vector_of(_scalar, _n)
+
+
+def to_unsigned(t: IntegerType) -> IntegerType:
+    """The unsigned type of the same width (`ugentype` in the OpenCL spec)."""
+    return {CHAR: UCHAR, SHORT: USHORT, INT: UINT, LONG: ULONG}.get(t.unqualified(), t.unqualified())
+
+
+def to_signed(t: IntegerType) -> IntegerType:
+    return {UCHAR: CHAR, USHORT: SHORT, UINT: INT, ULONG: LONG}.get(t.unqualified(), t.unqualified())
