@@ -1,0 +1,192 @@
+"""Buffers: host memory that kernels address directly (the device is the host CPU).
+
+A buffer's bytes live in a numpy uint8 array: fresh allocations are 64-byte aligned (a cache line;
+a whole AVX-512 register) and zeroed lazily by calloc; USE_HOST_PTR wraps the caller's memory with no
+copy, which is the point of that flag on a CPU; COPY_HOST_PTR copies once. `address` is what a
+kernel argument slot receives.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from loomcl import errors
+from loomcl.errors import LogicError, status_code
+
+from .constants import info_attribute, mem_flags, mem_info, mem_object_type
+from .context import Context
+
+BUFFER_ALIGN = 64
+_ACCESS = mem_flags.READ_WRITE | mem_flags.WRITE_ONLY | mem_flags.READ_ONLY
+_HOST_ACCESS = mem_flags.HOST_WRITE_ONLY | mem_flags.HOST_READ_ONLY | mem_flags.HOST_NO_ACCESS
+_KNOWN = (
+    _ACCESS
+    | _HOST_ACCESS
+    | mem_flags.USE_HOST_PTR
+    | mem_flags.ALLOC_HOST_PTR
+    | mem_flags.COPY_HOST_PTR
+    | mem_flags.KERNEL_READ_AND_WRITE
+)
+_ROUTINE = "clCreateBuffer"
+
+
+class Buffer:
+    """pyopencl's Buffer(context, flags, size=0, hostbuf=None)."""
+
+    type = mem_object_type.BUFFER
+    map_count = 0
+    reference_count = 1
+    offset = 0
+
+    def __init__(self, context: Context, flags: int, size: int = 0, hostbuf=None) -> None:
+        if not isinstance(context, Context):
+            raise LogicError(_ROUTINE, status_code.INVALID_CONTEXT, f"{context!r} is not a Context")
+        _check_flags(flags, hostbuf)
+        size = _check_size(context, size, hostbuf)
+        self.context = context
+        self.flags = int(flags)
+        self.size = size
+        self._hostbuf = hostbuf if flags & mem_flags.USE_HOST_PTR else None
+        self._memory = self._allocate(flags, size, hostbuf)
+        self.address = self._memory.ctypes.data
+
+    @staticmethod
+    def _allocate(flags: int, size: int, hostbuf) -> np.ndarray:
+        if flags & mem_flags.USE_HOST_PTR:
+            return host_bytes(hostbuf, _ROUTINE, writable=True)[:size]
+        memory = aligned_zeros(size)
+        if flags & mem_flags.COPY_HOST_PTR:
+            memory[:] = host_bytes(np.ascontiguousarray(hostbuf), _ROUTINE)[:size]
+        return memory
+
+    @property
+    def int_ptr(self) -> int:
+        return self.address
+
+    @property
+    def hostbuf(self):
+        return self._hostbuf
+
+    @property
+    def host_ptr(self) -> int:
+        return self.address if self._hostbuf is not None else 0
+
+    @property
+    def released(self) -> bool:
+        return self._memory is None
+
+    def memory(self, routine: str) -> np.ndarray:
+        """The buffer's bytes (uint8), or LogicError INVALID_MEM_OBJECT if it was released."""
+        if self._memory is None:
+            raise LogicError(routine, status_code.INVALID_MEM_OBJECT, "the buffer was released")
+        return self._memory
+
+    def get_host_array(self, shape, dtype, order: str = "C") -> np.ndarray:
+        """A numpy view of the buffer's memory (no copy)."""
+        dtype = np.dtype(dtype)
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        memory = self.memory("get_host_array")
+        if nbytes > self.size:
+            raise LogicError(
+                "get_host_array",
+                status_code.INVALID_VALUE,
+                f"shape {shape} of {dtype} needs {nbytes} bytes; the buffer has {self.size}",
+            )
+        return memory[:nbytes].view(dtype).reshape(shape, order=order)
+
+    def release(self) -> None:
+        self._memory = None
+        self._hostbuf = None
+        self.address = 0
+
+    def get_info(self, param: int):
+        return getattr(self, info_attribute(mem_info, param, "clGetMemObjectInfo"))
+
+    def __eq__(self, other) -> bool:
+        return self is other
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        return f"<loomcl.Buffer {self.size} bytes at {self.address:#x}>"
+
+
+def _check_flags(flags, hostbuf) -> None:
+    if isinstance(flags, bool) or not isinstance(flags, (int, np.integer)):
+        raise LogicError(_ROUTINE, status_code.INVALID_VALUE, f"flags must be mem_flags bits, got {flags!r}")
+    flags = int(flags)
+    if flags & ~_KNOWN:
+        raise LogicError(_ROUTINE, status_code.INVALID_VALUE, f"unknown mem_flags bits {flags & ~_KNOWN:#x}")
+    if bin(flags & _ACCESS).count("1") > 1:
+        raise LogicError(
+            _ROUTINE, status_code.INVALID_VALUE, "at most one of READ_WRITE, WRITE_ONLY, READ_ONLY may be given"
+        )
+    if flags & mem_flags.USE_HOST_PTR and flags & (mem_flags.COPY_HOST_PTR | mem_flags.ALLOC_HOST_PTR):
+        raise LogicError(
+            _ROUTINE, status_code.INVALID_VALUE, "USE_HOST_PTR excludes COPY_HOST_PTR and ALLOC_HOST_PTR"
+        )
+    wants_host = flags & (mem_flags.USE_HOST_PTR | mem_flags.COPY_HOST_PTR)
+    if wants_host and hostbuf is None:
+        raise LogicError(_ROUTINE, status_code.INVALID_HOST_PTR, "USE_HOST_PTR/COPY_HOST_PTR need a hostbuf")
+    if hostbuf is not None and not wants_host:
+        raise LogicError(
+            _ROUTINE,
+            status_code.INVALID_HOST_PTR,
+            "a hostbuf was given without mem_flags.COPY_HOST_PTR or mem_flags.USE_HOST_PTR",
+        )
+
+
+def _check_size(context: Context, size, hostbuf) -> int:
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 0:
+        raise LogicError(_ROUTINE, status_code.INVALID_BUFFER_SIZE, f"size must be a non-negative int, got {size!r}")
+    size = int(size)
+    if hostbuf is not None:
+        host_size = memoryview(hostbuf).nbytes
+        if size == 0:
+            size = host_size
+        elif size > host_size:
+            raise LogicError(
+                _ROUTINE,
+                status_code.INVALID_BUFFER_SIZE,
+                f"size {size} is larger than the hostbuf's {host_size} bytes",
+            )
+    if size == 0:
+        raise LogicError(_ROUTINE, status_code.INVALID_BUFFER_SIZE, "a buffer needs a size > 0 or a non-empty hostbuf")
+    limit = context.devices[0].max_mem_alloc_size
+    if size > limit:
+        raise LogicError(
+            _ROUTINE, status_code.INVALID_BUFFER_SIZE, f"size {size} exceeds the device's max_mem_alloc_size {limit}"
+        )
+    return size
+
+
+def aligned_zeros(size: int) -> np.ndarray:
+    """`size` zero bytes starting at a BUFFER_ALIGN boundary."""
+    try:
+        raw = np.zeros(size + BUFFER_ALIGN, dtype=np.uint8)
+    except MemoryError:
+        raise errors.MemoryError(
+            _ROUTINE, status_code.MEM_OBJECT_ALLOCATION_FAILURE, f"cannot allocate {size} bytes"
+        ) from None
+    skip = (-raw.ctypes.data) % BUFFER_ALIGN
+    return raw[skip : skip + size]
+
+
+def host_bytes(host, routine: str, writable: bool = False) -> np.ndarray:
+    """A flat uint8 view of a C-contiguous host buffer (numpy array, bytearray, memoryview...)."""
+    try:
+        view = memoryview(host)
+    except TypeError:
+        raise LogicError(routine, status_code.INVALID_HOST_PTR, f"{type(host).__name__} has no buffer interface") from None
+    if not view.c_contiguous:
+        raise LogicError(
+            routine,
+            status_code.INVALID_HOST_PTR,
+            "the host array is not C-contiguous (use numpy.ascontiguousarray)",
+        )
+    if writable and view.readonly:
+        raise LogicError(routine, status_code.INVALID_HOST_PTR, "the host array is read-only but must be written")
+    if view.nbytes == 0:
+        return np.zeros(0, dtype=np.uint8)
+    return np.frombuffer(view.cast("B") if view.ndim != 1 or view.format != "B" else view, dtype=np.uint8)

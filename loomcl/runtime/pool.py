@@ -1,0 +1,169 @@
+"""The process-wide worker pool that runs the work-groups of every launch.
+
+One pool per process, started lazily on the first launch that is worth sharing: `threads - 1` daemon
+threads, each parked inside the JIT-ed `loomcl_pool_worker` (pool_native.py explains the protocol and
+why it is native). The calling thread always takes part, so `threads=1` runs everything on the caller,
+which is the debugging mode (`LOOMCL_THREADS=1`).
+
+Each participant owns a local-memory arena (pocl 4.7: reused across the groups it runs). Arenas are
+grown here, between launches, when a launch needs more than they hold; the native code only reads the
+arena table.
+"""
+from __future__ import annotations
+
+import atexit
+import ctypes
+import os
+import threading
+
+import numpy as np
+
+from loomcl.codegen.abi import LOCAL_ALIGN
+
+from .pool_native import NativePool
+
+INITIAL_ARENA_BYTES = 64 * 1024
+MAX_CHUNK = 1024
+CHUNKS_PER_THREAD = 8
+
+
+def available_cores() -> int:
+    """Cores this process may run on (the affinity mask, not the machine's count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def default_thread_count() -> int:
+    """`LOOMCL_THREADS` if set to a positive integer, else one thread per available core."""
+    text = os.environ.get("LOOMCL_THREADS", "").strip()
+    if text:
+        try:
+            value = int(text)
+        except ValueError:
+            value = 0
+        if value >= 1:
+            return value
+        raise ValueError(f"LOOMCL_THREADS must be a positive integer, got {text!r}")
+    return available_cores()
+
+
+class WorkerPool:
+    """Native worker threads plus the caller, sharing the groups of one launch at a time."""
+
+    def __init__(self, threads: int) -> None:
+        self._lock = threading.Lock()
+        self._native: NativePool | None = None
+        self._threads = max(1, int(threads))
+        self._started: list[threading.Thread] = []
+        self._arena_bytes = 0
+        self._arena_memory: list[np.ndarray] = []
+        self._arena_table = None
+        self._shut_down = False
+
+    @property
+    def thread_count(self) -> int:
+        """Threads that take part in a launch, the caller included."""
+        return self._threads
+
+    def set_thread_count(self, threads: int) -> None:
+        """Use `threads` participants from the next launch on (1 = run on the caller only)."""
+        threads = int(threads)
+        if threads < 1:
+            raise ValueError(f"thread count must be at least 1, got {threads}")
+        with self._lock:
+            self._threads = threads
+            if self._native is not None:
+                self._start_workers()
+                self._configure()
+
+    def chunk_size(self, groups: int) -> int:
+        """Groups claimed at a time: ~CHUNKS_PER_THREAD chunks per thread, for dynamic balance."""
+        return max(1, min(MAX_CHUNK, groups // (self._threads * CHUNKS_PER_THREAD)))
+
+    def run(self, regions, region_count: int, total_groups: int, chunk: int, arena_bytes: int):
+        """Run `total_groups` groups described by a `RegionDesc` array; returns when all are done."""
+        with self._lock:
+            if self._native is None:
+                self._boot()
+            if arena_bytes > self._arena_bytes:
+                self._grow_arenas(arena_bytes)
+            if self._threads > 1 and len(self._started) < self._threads - 1 and total_groups > chunk:
+                self._start_workers()
+            self._native.run(ctypes.addressof(regions), region_count, total_groups, chunk)
+
+    def _boot(self) -> None:
+        self._native = NativePool()
+        self._grow_arenas(INITIAL_ARENA_BYTES)
+        atexit.register(self.shutdown)
+
+    def _grow_arenas(self, needed: int) -> None:
+        size = max(needed, 2 * self._arena_bytes, INITIAL_ARENA_BYTES)
+        size = -(-size // LOCAL_ALIGN) * LOCAL_ALIGN
+        slots = max(self._threads, len(self._started) + 1)
+        memory = [_aligned_bytes(size) for _ in range(slots)]
+        table = (ctypes.c_void_p * slots)(*(m.ctypes.data for m in memory))
+        self._arena_memory, self._arena_table, self._arena_bytes = memory, table, size
+        self._configure()
+
+    def _start_workers(self) -> None:
+        """Start threads up to `threads - 1` workers (never stopped; extra ones park)."""
+        if self._shut_down:
+            return
+        wanted = self._threads - 1
+        if len(self._arena_memory) < wanted + 1:
+            self._grow_arenas(self._arena_bytes)
+        worker = self._native.worker
+        while len(self._started) < wanted:
+            index = len(self._started)
+            thread = threading.Thread(
+                target=worker, args=(index,), name=f"loomcl-worker-{index}", daemon=True
+            )
+            thread.start()
+            self._started.append(thread)
+        self._configure()
+
+    def _configure(self) -> None:
+        allowed = min(self._threads - 1, len(self._started))
+        self._native.configure(allowed, int(self._shut_down), ctypes.addressof(self._arena_table))
+
+    def shutdown(self) -> None:
+        """Let the workers leave native code (at interpreter exit); later launches run on the caller."""
+        with self._lock:
+            if self._native is None or self._shut_down:
+                return
+            self._shut_down = True
+            self._configure()
+            threads, self._started = self._started, []
+        for thread in threads:
+            thread.join(timeout=1.0)
+
+
+def _aligned_bytes(size: int) -> np.ndarray:
+    raw = np.zeros(size + LOCAL_ALIGN, dtype=np.uint8)
+    skip = (-raw.ctypes.data) % LOCAL_ALIGN
+    return raw[skip : skip + size]
+
+
+_pool: WorkerPool | None = None
+_pool_lock = threading.Lock()
+
+
+def get_pool() -> WorkerPool:
+    """The process's pool, created on first use with `default_thread_count()` threads."""
+    global _pool
+    if _pool is None:
+        with _pool_lock:
+            if _pool is None:
+                _pool = WorkerPool(default_thread_count())
+    return _pool
+
+
+def set_thread_count(threads: int) -> None:
+    """Change how many threads (caller included) run the groups of later launches."""
+    get_pool().set_thread_count(threads)
+
+
+def get_thread_count() -> int:
+    return get_pool().thread_count
