@@ -14,7 +14,7 @@ class SourceFile:
     """One file of OpenCL C text: the main program source or an #include'd file."""
 
     name: str
-    text: str
+    text: str = field(repr=False)
     _lines: list[str] | None = field(default=None, repr=False)
 
     def line(self, number: int) -> str:
@@ -40,6 +40,9 @@ class Location:
 
     def __str__(self) -> str:
         return f"{self.filename}:{self.line}:{self.column}"
+
+    def __repr__(self) -> str:
+        return f"Location({self.filename!r}, {self.line}, {self.column})"
 
 
 BUILTIN_LOCATION = Location(None, 0, 0)

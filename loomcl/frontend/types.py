@@ -70,6 +70,7 @@ class Type:
     is_function = False
     is_vector = False
     is_record = False
+    is_error = False
 
     @property
     def is_arithmetic(self) -> bool:
@@ -111,6 +112,16 @@ class VoidType(Type):
 
     def base_spelling(self) -> str:
         return "void"
+
+
+@dataclass(frozen=True)
+class ErrorType(Type):
+    """The type of an expression that already produced a diagnostic; it silences follow-on errors."""
+
+    is_error = True
+
+    def base_spelling(self) -> str:
+        return "<error>"
 
 
 @dataclass(frozen=True)
@@ -304,6 +315,7 @@ def _int(name: str, bits: int, signed: bool, rank: int) -> IntegerType:
 
 
 VOID = _intern(VoidType())
+ERROR = _intern(ErrorType())
 BOOL = _int("bool", 8, False, 0)
 CHAR = _int("char", 8, True, 1)
 UCHAR = _int("uchar", 8, False, 1)

@@ -1,0 +1,199 @@
+"""Expression grammar (C 6.5), one method per rule, precedence from lowest to highest.
+
+Binary levels share `_left_assoc`, which parses `operand (op operand)*` and builds left-leaning
+`Binary` nodes; assignment and `?:` are right-associative and recurse instead. A node's location is
+its operator token (clang points at the operator when operands are wrong), or its first token for
+primaries. Casts and sizeof need to tell a type name from an expression after `(`: `is_type_name`
+(parse_decl.py) decides from the token and the typedef scopes.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from . import ast as A
+from .tokens import TokenKind
+
+_ASSIGN_OPS = {
+    "*=": A.BinaryOp.MUL, "/=": A.BinaryOp.DIV, "%=": A.BinaryOp.MOD, "+=": A.BinaryOp.ADD,
+    "-=": A.BinaryOp.SUB, "<<=": A.BinaryOp.SHL, ">>=": A.BinaryOp.SHR, "&=": A.BinaryOp.BIT_AND,
+    "^=": A.BinaryOp.BIT_XOR, "|=": A.BinaryOp.BIT_OR,
+}
+_UNARY_OPS = {"+": A.UnaryOp.PLUS, "-": A.UnaryOp.MINUS, "!": A.UnaryOp.LOGICAL_NOT,
+              "~": A.UnaryOp.BIT_NOT}
+
+
+def _ops(*ops: A.BinaryOp) -> dict[str, A.BinaryOp]:
+    return {op.value: op for op in ops}
+
+
+class ExpressionParser:
+    """Mixin for Parser: needs the TokenCursor methods and parse_decl's type_name/is_type_name."""
+
+    # expr = assign ("," assign)*
+    def expr(self) -> A.Expr:
+        node = self.assign()
+        while tok := self.consume(","):
+            node = A.Comma(tok.loc, node, self.assign())
+        return node
+
+    # assign = conditional (assign-op assign)?
+    def assign(self) -> A.Expr:
+        node = self.conditional()
+        tok = self.peek()
+        if tok.kind is not TokenKind.PUNCT:
+            return node
+        if tok.text == "=":
+            self.next()
+            return A.Assign(tok.loc, node, self.assign())
+        if tok.text in _ASSIGN_OPS:
+            self.next()
+            return A.CompoundAssign(tok.loc, _ASSIGN_OPS[tok.text], node, self.assign())
+        return node
+
+    # conditional = logor ("?" expr ":" conditional)?
+    def conditional(self) -> A.Expr:
+        cond = self.logor()
+        tok = self.consume("?")
+        if not tok:
+            return cond
+        then = self.expr()
+        self.expect(":", " in conditional expression")
+        return A.Conditional(tok.loc, cond, then, self.conditional())
+
+    # constant_expr = conditional   (folded by sema)
+    def constant_expr(self) -> A.Expr:
+        return self.conditional()
+
+    def _left_assoc(self, operand: Callable[[], A.Expr], ops: dict[str, A.BinaryOp]) -> A.Expr:
+        node = operand()
+        while self.peek().kind is TokenKind.PUNCT and self.peek().text in ops:
+            tok = self.next()
+            node = A.Binary(tok.loc, ops[tok.text], node, operand())
+        return node
+
+    # logor = logand ("||" logand)*
+    def logor(self) -> A.Expr:
+        return self._left_assoc(self.logand, _ops(A.BinaryOp.LOGICAL_OR))
+
+    # logand = bitor ("&&" bitor)*
+    def logand(self) -> A.Expr:
+        return self._left_assoc(self.bitor, _ops(A.BinaryOp.LOGICAL_AND))
+
+    # bitor = bitxor ("|" bitxor)*
+    def bitor(self) -> A.Expr:
+        return self._left_assoc(self.bitxor, _ops(A.BinaryOp.BIT_OR))
+
+    # bitxor = bitand ("^" bitand)*
+    def bitxor(self) -> A.Expr:
+        return self._left_assoc(self.bitand, _ops(A.BinaryOp.BIT_XOR))
+
+    # bitand = equality ("&" equality)*
+    def bitand(self) -> A.Expr:
+        return self._left_assoc(self.equality, _ops(A.BinaryOp.BIT_AND))
+
+    # equality = relational ("==" relational | "!=" relational)*
+    def equality(self) -> A.Expr:
+        return self._left_assoc(self.relational, _ops(A.BinaryOp.EQ, A.BinaryOp.NE))
+
+    # relational = shift ("<" shift | ">" shift | "<=" shift | ">=" shift)*
+    def relational(self) -> A.Expr:
+        return self._left_assoc(self.shift, _ops(A.BinaryOp.LT, A.BinaryOp.GT, A.BinaryOp.LE,
+                                                 A.BinaryOp.GE))
+
+    # shift = add ("<<" add | ">>" add)*
+    def shift(self) -> A.Expr:
+        return self._left_assoc(self.add, _ops(A.BinaryOp.SHL, A.BinaryOp.SHR))
+
+    # add = mul ("+" mul | "-" mul)*
+    def add(self) -> A.Expr:
+        return self._left_assoc(self.mul, _ops(A.BinaryOp.ADD, A.BinaryOp.SUB))
+
+    # mul = cast ("*" cast | "/" cast | "%" cast)*
+    def mul(self) -> A.Expr:
+        return self._left_assoc(self.cast, _ops(A.BinaryOp.MUL, A.BinaryOp.DIV, A.BinaryOp.MOD))
+
+    # cast = "(" type-name ")" cast | unary
+    def cast(self) -> A.Expr:
+        if self.at("(") and self.is_type_name(self.peek(1)):
+            tok = self.next()
+            target = self.type_name()
+            self.expect(")", " after type in cast")
+            return A.Cast(tok.loc, None, self.cast(), type=target)
+        return self.unary()
+
+    # unary = ("+" | "-" | "!" | "~") cast | ("*" | "&") cast | ("++" | "--") unary
+    #       | "sizeof" "(" type-name ")" | "sizeof" unary | postfix
+    def unary(self) -> A.Expr:
+        tok = self.peek()
+        if tok.kind is TokenKind.PUNCT and tok.text in _UNARY_OPS:
+            self.next()
+            return A.Unary(tok.loc, _UNARY_OPS[tok.text], self.cast())
+        if self.consume("*"):
+            return A.Deref(tok.loc, self.cast())
+        if self.consume("&"):
+            return A.AddressOf(tok.loc, self.cast())
+        if self.consume("++") or self.consume("--"):
+            op = A.IncDecOp.PRE_INC if tok.text == "++" else A.IncDecOp.PRE_DEC
+            return A.IncDec(tok.loc, op, self.unary())
+        if self.consume("sizeof"):
+            return self.sizeof_operand(tok)
+        return self.postfix()
+
+    def sizeof_operand(self, tok) -> A.Expr:
+        if self.at("(") and self.is_type_name(self.peek(1)):
+            self.next()
+            target = self.type_name()
+            self.expect(")", " after type in sizeof")
+            return A.SizeOf(tok.loc, type_operand=target)
+        return A.SizeOf(tok.loc, operand=self.unary())
+
+    # postfix = primary ("[" expr "]" | "(" args ")" | "++" | "--")*
+    def postfix(self) -> A.Expr:
+        node = self.primary()
+        while True:
+            tok = self.peek()
+            if self.consume("["):
+                index = self.expr()
+                self.expect("]", " after array subscript")
+                node = A.Index(tok.loc, node, index)
+            elif self.consume("("):
+                node = A.Call(node.loc, node, self.call_args())
+            elif self.consume("++") or self.consume("--"):
+                op = A.IncDecOp.POST_INC if tok.text == "++" else A.IncDecOp.POST_DEC
+                node = A.IncDec(tok.loc, op, node)
+            elif self.at(".") or self.at("->"):
+                self.fail(tok, f"member access with '{tok.text}' is not supported yet")
+            else:
+                return node
+
+    # args = (assign ("," assign)*)? ")"
+    def call_args(self) -> list[A.Expr]:
+        args: list[A.Expr] = []
+        if self.consume(")"):
+            return args
+        args.append(self.assign())
+        while self.consume(","):
+            args.append(self.assign())
+        self.expect(")", " to close the argument list")
+        return args
+
+    # primary = "(" expr ")" | identifier | integer | floating | character | string+
+    def primary(self) -> A.Expr:
+        tok = self.next()
+        if tok.is_("(") and tok.kind is TokenKind.PUNCT:
+            node = self.expr()
+            self.expect(")")
+            return node
+        if tok.kind is TokenKind.IDENT:
+            return A.VarRef(tok.loc, tok.text)
+        if tok.kind in (TokenKind.INT, TokenKind.CHAR):
+            return A.IntLiteral(tok.loc, tok.value, type=tok.type)
+        if tok.kind is TokenKind.FLOAT:
+            return A.FloatLiteral(tok.loc, tok.value, type=tok.type)
+        if tok.kind is TokenKind.STRING:
+            value = tok.value
+            while self.peek().kind is TokenKind.STRING:
+                value += self.next().value
+            return A.StringLiteral(tok.loc, value)
+        self.pos -= tok.kind is not TokenKind.EOF
+        self.fail(tok, "expected expression")
