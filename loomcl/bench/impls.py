@@ -1,0 +1,111 @@
+"""The implementations under test: a pyopencl-like module with a context and a profiling queue.
+
+`loomcl` (imported lazily: it may not import, or have no working compiler yet) and `pyopencl` on its PoCL
+platform. Opening one returns an `Implementation`, or a string that says why it is not available. Only
+the common pyopencl API is used, so both are driven by the same code.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from types import ModuleType
+
+import numpy as np
+
+from .configs import POCL_THREADS_ENV, THREADS_ENV, Config
+
+PROBE = "kernel void probe(global const float *a, global float *b) { b[get_global_id(0)] = 2.0f * a[get_global_id(0)]; }"
+
+
+@dataclass
+class Implementation:
+    name: str                 # "loomcl", "loomcl[novec]", "PoCL"
+    kind: str                 # "loomcl" or "pocl"
+    cl: ModuleType
+    context: object
+    queue: object
+    device_name: str
+    options: str = ""         # extra build options (a loomcl config)
+
+    def build(self, source: str, options: str = ""):
+        flags = " ".join(o for o in (options, self.options) if o)
+        return self.cl.Program(self.context, source).build(options=flags)
+
+    def buffer(self, host: np.ndarray):
+        mf = self.cl.mem_flags
+        return self.cl.Buffer(self.context, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=host)
+
+    def local(self, nbytes: int):
+        return self.cl.LocalMemory(nbytes)
+
+
+def set_pocl_threads(threads: int | None) -> None:
+    """Must run before pyopencl first lists the platforms: PoCL reads it once."""
+    if threads:
+        for var in POCL_THREADS_ENV:
+            os.environ[var] = str(threads)
+
+
+def open_pocl() -> Implementation | str:
+    try:
+        import pyopencl as cl
+    except Exception as exc:  # noqa: BLE001 - any import failure means "not available"
+        return f"PoCL not available: pyopencl does not import ({exc})"
+    try:
+        platforms = cl.get_platforms()
+    except Exception as exc:  # noqa: BLE001
+        return f"PoCL not available: no OpenCL platform ({exc})"
+    for platform in platforms:
+        if "portable computing language" in platform.name.lower() or "pocl" in platform.vendor.lower():
+            devices = platform.get_devices()
+            if devices:
+                return _open("PoCL", "pocl", cl, devices[0], "")
+    return "PoCL not available: pyopencl has no PoCL platform (apt-get install pocl-opencl-icd)"
+
+
+def open_loomcl(config: Config, threads: int | None) -> Implementation | str:
+    count = config.threads or threads
+    if count:
+        os.environ[THREADS_ENV] = str(count)
+    name = "loomcl" if config.name == "default" else f"loomcl[{config.name}]"
+    try:
+        import loomcl as cl
+        device = cl.get_platforms()[0].get_devices()[0]
+        impl = _open(name, "loomcl", cl, device, config.options)
+        _probe(impl)
+        return impl
+    except Exception as exc:  # noqa: BLE001 - a compiler in progress may fail in any way
+        return f"{name} not available: {type(exc).__name__}: {first_line(str(exc))}"
+
+
+def _open(name, kind, cl, device, options) -> Implementation:
+    context = cl.Context([device])
+    queue = cl.CommandQueue(context, properties=cl.command_queue_properties.PROFILING_ENABLE)
+    return Implementation(name, kind, cl, context, queue, device.name.strip(), options)
+
+
+def _probe(impl: Implementation) -> None:
+    """Build and run a trivial kernel; raise if the implementation cannot."""
+    a = np.arange(64, dtype=np.float32)
+    b = np.zeros_like(a)
+    a_buf, b_buf = impl.buffer(a), impl.buffer(b)
+    impl.build(PROBE).probe(impl.queue, (64,), None, a_buf, b_buf)
+    impl.cl.enqueue_copy(impl.queue, b, b_buf)
+    impl.queue.finish()
+    if not np.array_equal(b, 2 * a):
+        raise RuntimeError("probe kernel computed a wrong result")
+
+
+def first_line(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
+def build_log_line(exc: Exception) -> str:
+    """First line of the build log in a build error; pyopencl puts the log after a 'Build on ...' line."""
+    lines = [line.strip() for line in str(exc).splitlines()]
+    for i, line in enumerate(lines):
+        if line.startswith("Build on"):
+            rest = [entry for entry in lines[i + 1:] if entry]
+            if rest:
+                return rest[0]
+    return first_line(str(exc)) or type(exc).__name__

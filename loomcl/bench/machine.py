@@ -1,0 +1,79 @@
+"""The machine's limits, measured before the suite so that every row can say how close it comes.
+
+Copy bandwidth: np.copyto and the copyBuffer kernel (seed 001 listing 15-1) on 16M floats, counting the
+read and the write (8 bytes per element), best of several runs. Floating-point peak: fma_peak, CHAINS
+independent fma chains per work-item (machine.cl). Each is measured on every implementation; the
+machine's limit is the best any of them reached, so a row's percentage is against what this machine
+demonstrably does, not a datasheet.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .case import KERNEL_DIR
+from .impls import Implementation, first_line
+
+CHAINS = 12
+FMA_ITEMS = 1 << 16
+
+
+@dataclass
+class Limits:
+    numpy_copy_gbs: float
+    copy_gbs: dict[str, float] = field(default_factory=dict)    # per implementation
+    fma_gflops: dict[str, float] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def bandwidth_gbs(self) -> float:
+        return max([self.numpy_copy_gbs, *self.copy_gbs.values()])
+
+    @property
+    def peak_gflops(self) -> float:
+        return max(self.fma_gflops.values(), default=float("nan"))
+
+
+def numpy_copy_gbs(n: int, repeat: int) -> float:
+    src = np.random.default_rng(1).random(n, dtype=np.float32)
+    dst = np.empty_like(src)
+    best = float("inf")
+    for _ in range(repeat + 1):
+        start = time.perf_counter()
+        np.copyto(dst, src)
+        best = min(best, time.perf_counter() - start)
+    return 8 * n / best / 1e9
+
+
+def _best_run(impl: Implementation, kernel, gsize, lsize, args, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat + 1):
+        start = time.perf_counter()
+        kernel(impl.queue, gsize, lsize, *args)
+        impl.queue.finish()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def kernel_limits(impl: Implementation, n: int, fma_iters: int, repeat: int) -> tuple[float, float]:
+    """(copy GB/s, fma GFLOP/s) of one implementation."""
+    program = impl.build((KERNEL_DIR / "machine.cl").read_text())
+    src = np.random.default_rng(1).random(n, dtype=np.float32)
+    src_buf, dst_buf = impl.buffer(src), impl.buffer(np.empty_like(src))
+    copy_s = _best_run(impl, program.copyBuffer, (n,), (256,), (src_buf, dst_buf), repeat)
+    out_buf = impl.buffer(np.zeros(FMA_ITEMS, np.float32))
+    args = (out_buf, np.float32(0.999), np.float32(0.001), np.int32(fma_iters))
+    fma_s = _best_run(impl, program.fma_peak, (FMA_ITEMS,), (256,), args, repeat)
+    return 8 * n / copy_s / 1e9, 2 * CHAINS * fma_iters * FMA_ITEMS / fma_s / 1e9
+
+
+def measure(impls: list[Implementation], n: int, fma_iters: int, repeat: int) -> Limits:
+    limits = Limits(numpy_copy_gbs(n, repeat))
+    for impl in impls:
+        try:
+            limits.copy_gbs[impl.name], limits.fma_gflops[impl.name] = kernel_limits(impl, n, fma_iters, repeat)
+        except Exception as exc:  # noqa: BLE001 - a probe that cannot build only loses its column
+            limits.notes[impl.name] = f"{type(exc).__name__}: {first_line(str(exc))}"
+    return limits

@@ -1,0 +1,124 @@
+"""`loomcl bench` / `python -m loomcl.bench`: the suite on loomcl and PoCL side by side.
+
+main(argv) is what loomcl/cli.py calls. Exit status: 0 when every implementation that ran agreed with
+numpy on every row, 1 when any row mismatched or errored, 2 for bad arguments.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import configs, impls, machine, report, runner
+from .suite import CASES, select
+
+QUICK_MACHINE = (1 << 22, 256, 3)     # copy elements, fma iterations, repeats
+FULL_MACHINE = (1 << 24, 2048, 5)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="loomcl bench", description=__doc__.splitlines()[0])
+    p.add_argument("--only", metavar="NAME[,NAME]", help="cases whose name matches (substring or glob)")
+    p.add_argument("--quick", action="store_true", help="small sizes: a smoke test of the whole suite")
+    p.add_argument("--threads", type=int, metavar="N", help="worker threads for loomcl and PoCL")
+    p.add_argument("--repeat", type=int, metavar="N", help="timed runs per implementation (default 5, quick 3)")
+    p.add_argument("--json", metavar="PATH", default="loomcl-bench.json",
+                   help="where to write the JSON record (default loomcl-bench.json; '' for none)")
+    p.add_argument("--plot", metavar="PATH", help="write a PNG: speedup over PoCL and roofline (needs matplotlib)")
+    p.add_argument("--config", metavar="NAME[,NAME]",
+                   help="also run loomcl with these named option sets: " + ", ".join(
+                       f"{c.name} ({c.options or f'{c.threads} thread'})" for c in configs.CONFIGS.values()
+                       if c.name != "default"))
+    p.add_argument("--no-pocl", action="store_true", help="do not run PoCL")
+    p.add_argument("--no-loomcl", action="store_true", help="do not run loomcl")
+    p.add_argument("--list", action="store_true", help="list the cases and exit")
+    return p
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def open_implementations(args, chosen) -> tuple[list, list[str]]:
+    opened, unavailable = [], []
+    impls.set_pocl_threads(args.threads)
+    if not args.no_loomcl:
+        for config in chosen:
+            impl = impls.open_loomcl(config, args.threads)
+            (unavailable if isinstance(impl, str) else opened).append(impl)
+    if not args.no_pocl:
+        impl = impls.open_pocl()
+        (unavailable if isinstance(impl, str) else opened).append(impl)
+    return opened, unavailable
+
+
+def list_cases(cases) -> str:
+    return "\n".join(f"{c.name:16} {c.family:10} {c.seed:38} {c.source:18} {', '.join(c.needs)}" for c in cases)
+
+
+def progress(index: int, total: int, row: runner.Row) -> str:
+    parts = [f"{name} {r.min_ms:.2f} ms" if r.ok else f"{name} {r.status}" for name, r in row.results.items()]
+    return f"[{index:2}/{total}] {row.case.name} ({row.size}): " + ", ".join(parts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    cases = select(args.only)
+    if args.list:
+        print(list_cases(cases))
+        return 0
+    if not cases:
+        log(f"no case matches {args.only!r}")
+        return 2
+    try:
+        chosen = configs.parse(args.config)
+    except ValueError as exc:
+        log(str(exc))
+        return 2
+    if args.plot and (message := _plot_module().require_matplotlib()):
+        log(message)
+        return 2
+    repeat = args.repeat or (3 if args.quick else 5)
+
+    opened, unavailable = open_implementations(args, chosen)
+    for line in unavailable:
+        log(line)
+    if not opened:
+        log("nothing to run: no implementation is available")
+        return 1
+    names = [impl.name for impl in opened]
+    log("running on: " + ", ".join(f"{i.name} ({i.device_name})" for i in opened))
+
+    n, fma_iters, machine_repeat = QUICK_MACHINE if args.quick else FULL_MACHINE
+    log("measuring the machine: copy bandwidth and fma peak")
+    limits = machine.measure(opened, n, fma_iters, machine_repeat)
+
+    rows = []
+    for index, case in enumerate(cases, 1):
+        log(f"[{index:2}/{len(cases)}] {case.name} ...")
+        rows.append(runner.run_case(case, opened, repeat, args.quick))
+        log(progress(index, len(cases), rows[-1]))
+
+    print(report.summary(rows, names, limits, unavailable))
+    settings = {"quick": args.quick, "threads": args.threads, "repeat": repeat, "only": args.only,
+                "configs": {c.name: {"options": c.options, "threads": c.threads} for c in chosen}}
+    if args.json:
+        report.write_json(args.json, report.to_json(rows, names, limits, settings, unavailable))
+        log(f"wrote {args.json}")
+    if args.plot:
+        _plot_module().plot(args.plot, rows, names, limits)
+        log(f"wrote {args.plot}")
+    return exit_status(rows)
+
+
+def exit_status(rows: list[runner.Row]) -> int:
+    """1 if any implementation disagreed with numpy or failed on any row (a skip is not a failure)."""
+    failed = [r for row in rows for r in row.results.values() if r.status in ("mismatch", "error")]
+    if failed:
+        log(f"FAILED: {len(failed)} result(s) disagree with numpy or errored (see above)")
+        return 1
+    return 0
+
+
+def _plot_module():
+    from . import plot
+    return plot
