@@ -1,0 +1,220 @@
+"""The LLVM module of one kernel specialization: the work-group body and the entry wrapper of abi.py.
+
+    define void @loomcl_wg_<kernel>(ptr %args, ptr %launch, i64 %begin, i64 %end, ptr %arena)
+
+The wrapper reads each kernel parameter from its 64-bit argument slot once, decodes the first group
+index of [begin, end) into (x, y, z) with x innermost, then walks the groups, stepping x and carrying
+into y and z (two compares and selects per group, no division), and calls the body with
+`region_origin + (x, y, z)`. The body is an internal `alwaysinline` function, so after inlining the
+launch loads and parameter decoding are hoisted out of the group loop.
+
+`__local` variables get byte offsets in the arena, each aligned to min(LOCAL_ALIGN, max(its alignment,
+64)); the runtime places local-pointer arguments after `static_local_bytes`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..ir import types as ty
+from ..ir.function import Function
+from .abi import LAUNCH_FIELDS, LOCAL_ALIGN, KernelSignature, ParamKind
+from .errors import CodegenError
+from .llvm_emitter import BodyEnvironment, FunctionEmitter, callee_symbol
+from .llvm_module import LAUNCH_TYPE, ModuleText, quote
+from .llvm_types import llvm_type
+from .options import CodegenOptions
+
+_ATTRIBUTES = [
+    "attributes #0 = { alwaysinline nounwind }",
+    "attributes #1 = { nounwind }",
+]
+
+
+@dataclass(frozen=True)
+class KernelModule:
+    """LLVM IR text of one kernel specialization, before optimization."""
+
+    text: str
+    entry_symbol: str
+    local_size: tuple[int, int, int]
+    static_local_bytes: int
+
+
+def entry_symbol(function: Function) -> str:
+    return f"loomcl_wg_{function.name}"
+
+
+def build_kernel_module(function: Function, params: KernelSignature | list[ParamKind] | None,
+                        options: CodegenOptions, triple: str, datalayout: str) -> KernelModule:
+    if function.local_size is None:
+        raise CodegenError(f"@{function.name} is not in work-group form: its local_size is not set")
+    kinds = param_kinds(function, params)
+    offsets, static_bytes = layout_locals(function)
+    module = ModuleText()
+    module.types.append(f"{LAUNCH_TYPE} = type {{ {', '.join(_launch_field_types())} }}")
+    body_symbol = f"loomcl_body_{function.name}"
+    _emit_body(function, module, options, offsets, body_symbol)
+    symbol = entry_symbol(function)
+    module.functions.append(_entry_text(function, kinds, symbol, body_symbol))
+    text = module.text(triple, datalayout) + "\n".join(_ATTRIBUTES) + "\n"
+    return KernelModule(text, symbol, tuple(function.local_size), static_bytes)
+
+
+def _launch_field_types() -> list[str]:
+    return ["i64" if name == "work_dim" else "[3 x i64]" for name in LAUNCH_FIELDS]
+
+
+# -- parameters and __local layout ------------------------------------------------------------------
+
+
+def param_kinds(function: Function, params) -> list[ParamKind]:
+    """The ABI kind of each parameter: given by the kernel signature or a list, or read off the IR
+    types (local pointer, other pointer, scalar, vector by value)."""
+    if isinstance(params, KernelSignature):
+        kinds = [p.kind for p in params.params]
+    elif params is not None:
+        kinds = list(params)
+    else:
+        kinds = [_kind_of(p.type) for p in function.params]
+    if len(kinds) != len(function.params):
+        raise CodegenError(f"@{function.name} has {len(function.params)} parameters, "
+                           f"the signature {len(kinds)}")
+    return kinds
+
+
+def _kind_of(t: ty.Type) -> ParamKind:
+    if isinstance(t, ty.PointerType):
+        return ParamKind.LOCAL_POINTER if t.address_space == ty.AddressSpace.LOCAL else ParamKind.GLOBAL_POINTER
+    if isinstance(t, (ty.IntType, ty.FloatType)):
+        return ParamKind.SCALAR
+    return ParamKind.BY_VALUE
+
+
+def layout_locals(function: Function) -> tuple[dict, int]:
+    offsets, end = {}, 0
+    for gv in function.local_variables:
+        align = min(LOCAL_ALIGN, max(gv.value_type.alignment, 64))
+        end = -(-end // align) * align
+        offsets[gv] = end
+        end += gv.value_type.size
+    return offsets, -(-end // LOCAL_ALIGN) * LOCAL_ALIGN
+
+
+# -- the body and its callees -----------------------------------------------------------------------
+
+
+def _emit_body(function: Function, module: ModuleText, options: CodegenOptions, offsets: dict,
+               symbol: str) -> None:
+    env = BodyEnvironment(local_offsets=offsets)
+    emitter = FunctionEmitter(function, module, options, env)
+    extra = ("i64 %group.x", "i64 %group.y", "i64 %group.z", "ptr noalias %launch", "ptr noalias %arena")
+    emitter.emit(symbol, extra_params=extra)
+    _emit_callees(emitter.callees, module, options)
+
+
+def _emit_callees(pending: list[Function], module: ModuleText, options: CodegenOptions) -> None:
+    """Functions still called after inlining (not expected, but legal): internal and always inlined."""
+    done: set[str] = set()
+    while pending:
+        callee = pending.pop()
+        if callee.name in done:
+            continue
+        done.add(callee.name)
+        emitter = FunctionEmitter(callee, module, options)
+        emitter.emit(callee_symbol(callee))
+        pending.extend(emitter.callees)
+
+
+# -- the entry wrapper ------------------------------------------------------------------------------
+
+
+def _entry_text(function: Function, kinds: list[ParamKind], symbol: str, body_symbol: str) -> str:
+    lines = [f"define void @{quote(symbol)}(ptr noalias readonly %args, ptr noalias readonly %launch, "
+             f"i64 %begin, i64 %end, ptr noalias align {LOCAL_ALIGN} %arena) #1 {{", "entry:"]
+    args = [_param_from_slot(lines, i, p.type, kind) for i, (p, kind) in enumerate(zip(function.params, kinds))]
+    lines += _group_loop(args, body_symbol)
+    return "\n".join(lines + ["}", ""])
+
+
+def _param_from_slot(lines: list[str], i: int, t: ty.Type, kind: ParamKind) -> str:
+    """Decode slot i (abi.py) into a typed argument; returns `type value` text."""
+    lines.append(f"  %slot{i}.addr = getelementptr inbounds i64, ptr %args, i64 {i}")
+    lines.append(f"  %slot{i} = load i64, ptr %slot{i}.addr, align 8")
+    slot, name, lt = f"%slot{i}", f"%param{i}", llvm_type(t)
+    if kind == ParamKind.LOCAL_POINTER:
+        lines.append(f"  {name} = getelementptr inbounds i8, ptr %arena, i64 {slot}")
+    elif kind in (ParamKind.GLOBAL_POINTER, ParamKind.CONSTANT_POINTER):
+        lines.append(f"  {name} = inttoptr i64 {slot} to ptr")
+    elif kind == ParamKind.BY_VALUE:
+        lines.append(f"  {name}.ptr = inttoptr i64 {slot} to ptr")
+        if isinstance(t, ty.PointerType):
+            return f"ptr {name}.ptr"
+        lines.append(f"  {name} = load {lt}, ptr {name}.ptr, align 1")
+    else:
+        return f"{lt} {_scalar_from_slot(lines, slot, name, t)}"
+    return f"{lt} {name}"
+
+
+def _scalar_from_slot(lines: list[str], slot: str, name: str, t: ty.Type) -> str:
+    """A scalar's bits are the low bytes of the slot: truncate, then reinterpret if not an integer.
+    Gives the name of the decoded value."""
+    if t.size > 8:
+        raise CodegenError(f"a scalar argument of type {t} does not fit its 64-bit slot")
+    bits = "i1" if t == ty.i1 else f"i{8 * t.size}"
+    value = slot
+    if bits != "i64":
+        value = f"{name}.bits"
+        lines.append(f"  {value} = trunc i64 {slot} to {bits}")
+    if llvm_type(t) == bits:
+        return value
+    cast = "inttoptr" if isinstance(t, ty.PointerType) else "bitcast"
+    lines.append(f"  {name} = {cast} {bits} {value} to {llvm_type(t)}")
+    return name
+
+
+def _launch_load(lines: list[str], name: str, field: str, dim: int) -> str:
+    index = LAUNCH_FIELDS.index(field)
+    lines.append(f"  %{name}.addr = getelementptr inbounds {LAUNCH_TYPE}, ptr %launch, i64 0, i32 {index}, i64 {dim}")
+    lines.append(f"  %{name} = load i64, ptr %{name}.addr, align 8")
+    return f"%{name}"
+
+
+def _group_loop(args: list[str], body_symbol: str) -> list[str]:
+    lines: list[str] = []
+    for d in range(3):
+        _launch_load(lines, f"groups{d}", "region_groups", d)
+        _launch_load(lines, f"origin{d}", "region_origin", d)
+    lines += [
+        "  %any = icmp slt i64 %begin, %end",
+        "  br i1 %any, label %decode, label %done",
+        "decode:",
+        "  %x.first = urem i64 %begin, %groups0",
+        "  %yz.first = udiv i64 %begin, %groups0",
+        "  %y.first = urem i64 %yz.first, %groups1",
+        "  %z.first = udiv i64 %yz.first, %groups1",
+        "  br label %group",
+        "group:",
+        "  %g = phi i64 [ %begin, %decode ], [ %g.next, %group ]",
+        "  %x = phi i64 [ %x.first, %decode ], [ %x.next, %group ]",
+        "  %y = phi i64 [ %y.first, %decode ], [ %y.next, %group ]",
+        "  %z = phi i64 [ %z.first, %decode ], [ %z.next, %group ]",
+        "  %id.x = add i64 %origin0, %x",
+        "  %id.y = add i64 %origin1, %y",
+        "  %id.z = add i64 %origin2, %z",
+        f"  call void @{quote(body_symbol)}({', '.join(args + ['i64 %id.x', 'i64 %id.y', 'i64 %id.z', 'ptr %launch', 'ptr %arena'])})",
+        "  %x.inc = add i64 %x, 1",
+        "  %x.wrap = icmp eq i64 %x.inc, %groups0",
+        "  %x.next = select i1 %x.wrap, i64 0, i64 %x.inc",
+        "  %y.inc = add i64 %y, 1",
+        "  %y.carry = select i1 %x.wrap, i64 %y.inc, i64 %y",
+        "  %y.wrap = icmp eq i64 %y.carry, %groups1",
+        "  %y.next = select i1 %y.wrap, i64 0, i64 %y.carry",
+        "  %z.inc = add i64 %z, 1",
+        "  %z.next = select i1 %y.wrap, i64 %z.inc, i64 %z",
+        "  %g.next = add nsw i64 %g, 1",
+        "  %more = icmp slt i64 %g.next, %end",
+        "  br i1 %more, label %group, label %done",
+        "done:",
+        "  ret void",
+    ]
+    return lines

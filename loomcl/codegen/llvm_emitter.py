@@ -1,0 +1,402 @@
+"""Kernel IR function -> LLVM IR function text, one instruction class at a time.
+
+`FunctionEmitter` walks the blocks in order and dispatches on the instruction's class (a flat table).
+What it guarantees of the output:
+
+* all allocas sit in an LLVM entry block of their own, ahead of the IR's entry block, so they are
+  allocated once and the IR's entry block may have predecessors;
+* memory accesses in the blocks of a `ParallelLoop` carry that loop's `distinct` access group, and the
+  loop's latch branch carries `llvm.loop` with `parallel_accesses`, `vectorize.enable` and
+  `mustprogress` (pocl 4.2; ../shared/LLVMLITE.md): LLVM vectorizes the work-item loop without
+  proving the work-items independent. Atomics get no access group: work-items do race on them;
+* group ids, launch fields and `__local` variables come from a `BodyEnvironment` (the work-group body)
+  and raise in plain functions; `local_id`, `local_size` and `barrier` must not reach code generation.
+
+Value names follow the IR's names where they are plain identifiers, numbered `%vN` otherwise.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..codegen.abi import LAUNCH_FIELDS
+from ..ir import instructions as ins
+from ..ir import types as ty
+from ..ir.function import Block, Function
+from ..ir.values import Constant, GlobalVariable, Undef, Value, VectorConstant
+from .errors import CodegenError
+from .llvm_math import emit_math
+from .llvm_module import LAUNCH_TYPE, ModuleText, quote
+from .llvm_types import format_constant, llvm_type
+from .options import CodegenOptions
+
+_QUERY_FIELDS = {
+    ins.Query.ENQUEUED_LOCAL_SIZE: "enqueued_local_size",
+    ins.Query.NUM_GROUPS: "num_groups",
+    ins.Query.GLOBAL_SIZE: "global_size",
+    ins.Query.GLOBAL_OFFSET: "global_offset",
+    ins.Query.WORK_DIM: "work_dim",
+}
+
+_ATOMIC_OPS = {
+    ins.AtomicOpcode.ADD: "add", ins.AtomicOpcode.SUB: "sub", ins.AtomicOpcode.XCHG: "xchg",
+    ins.AtomicOpcode.SMIN: "min", ins.AtomicOpcode.SMAX: "max", ins.AtomicOpcode.UMIN: "umin",
+    ins.AtomicOpcode.UMAX: "umax", ins.AtomicOpcode.AND: "and", ins.AtomicOpcode.OR: "or",
+    ins.AtomicOpcode.XOR: "xor",
+}
+
+
+@dataclass
+class BodyEnvironment:
+    """What a work-group body sees beyond its parameters (names of LLVM values in its function)."""
+
+    group_ids: tuple[str, str, str] = ("%group.x", "%group.y", "%group.z")
+    launch: str = "%launch"
+    arena: str = "%arena"
+    local_offsets: dict[GlobalVariable, int] = field(default_factory=dict)
+
+
+class _Namer:
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self.names: dict[int, str] = {}
+        self.taken: set[str] = set()
+        self.counter = 0
+
+    def fresh(self, hint: str = "") -> str:
+        plain = hint and all(ch.isalnum() or ch in "._" for ch in hint) and not hint[0].isdigit()
+        base = hint if plain else f"v{self.counter}"
+        if not plain:
+            self.counter += 1
+        name, n = base, 1
+        while name in self.taken:
+            name, n = f"{base}.{n}", n + 1
+        self.taken.add(name)
+        return self.prefix + name
+
+    def of(self, obj, hint: str = "") -> str:
+        if id(obj) not in self.names:
+            self.names[id(obj)] = self.fresh(hint)
+        return self.names[id(obj)]
+
+
+class FunctionEmitter:
+    """Emits one IR function as an LLVM `define`. `env` is None for a plain (non-body) function."""
+
+    def __init__(self, function: Function, module: ModuleText, options: CodegenOptions,
+                 env: BodyEnvironment | None = None) -> None:
+        self.function = function
+        self.module = module
+        self.options = options
+        self.env = env
+        self.values = _Namer("%")
+        self.labels = _Namer("")
+        self.entry_lines: list[str] = []
+        self.lines: list[str] = []
+        self.access_groups: dict[Block, str] = {}
+        self.loop_ids: dict[Block, str] = {}
+        self.callees: list[Function] = []
+        self.values.taken.update({"group.x", "group.y", "group.z", "launch", "arena"})
+
+    # -- operands ---------------------------------------------------------------------------------------
+
+    def ref(self, v: Value) -> str:
+        """The operand text of a value (no type)."""
+        if isinstance(v, (Constant, Undef, VectorConstant)):
+            return format_constant(v)
+        if isinstance(v, GlobalVariable):
+            return self.global_ref(v)
+        if isinstance(v, ins.Cast) and self.is_noop_cast(v):
+            return self.ref(v.value)
+        if isinstance(v, ins.WorkItemQuery) and v.query == ins.Query.GROUP_ID and self.env is not None \
+                and 0 <= v.dim < 3:
+            return self.env.group_ids[v.dim]
+        return self.values.of(v, v.name)
+
+    def typed(self, v: Value) -> str:
+        return f"{llvm_type(v.type)} {self.ref(v)}"
+
+    def global_ref(self, gv: GlobalVariable) -> str:
+        if gv.address_space != ty.AddressSpace.LOCAL:
+            return self.module.constant_global(gv)
+        if self.env is None or gv not in self.env.local_offsets:
+            raise CodegenError(f"__local variable @{gv.name} used outside its kernel's work-group body")
+        return self.values.of(gv, f"local.{gv.name}")
+
+    def temp(self, hint: str = "t") -> str:
+        return self.values.fresh(hint)
+
+    def label(self, block: Block) -> str:
+        return self.labels.of(block, block.name or "bb")
+
+    @staticmethod
+    def is_noop_cast(cast: ins.Cast) -> bool:
+        """Casts between types that are the same in LLVM (all pointers are `ptr`) emit nothing."""
+        if cast.opcode not in (ins.CastOpcode.BITCAST, ins.CastOpcode.ADDRSPACECAST):
+            return False
+        return llvm_type(cast.value.type) == llvm_type(cast.type)
+
+    def emit_line(self, text: str) -> None:
+        self.lines.append("  " + text)
+
+    # -- the function -----------------------------------------------------------------------------------
+
+    def emit(self, symbol: str, linkage: str = "internal", attributes: str = "#0",
+             extra_params: tuple[str, ...] = ()) -> str:
+        """The whole `define` text; also registers it with the module."""
+        self._mark_parallel_loops()
+        params = [f"{llvm_type(p.type)} {self.ref(p)}" for p in self.function.params]
+        self._emit_entry_prologue()
+        for block in self.function.blocks:
+            self.lines.append(f"{self.label(block)}:")
+            for inst in block.instructions:
+                self.emit_instruction(inst)
+        head = (f"define {linkage} {llvm_type(self.function.return_type)} @{quote(symbol)}"
+                f"({', '.join(params + list(extra_params))}) {attributes} {{")
+        body = [head, "alloca.block:"] + self.entry_lines
+        body.append(f"  br label %{self.label(self.function.entry)}")
+        text = "\n".join(body + self.lines + ["}", ""])
+        self.module.functions.append(text)
+        return text
+
+    def _emit_entry_prologue(self) -> None:
+        """Allocas and __local variable addresses, computed once at the top of the function."""
+        for inst in self.function.instructions():
+            if isinstance(inst, ins.Alloca):
+                align = max(inst.allocated_type.alignment, 64 if inst.allocated_type.size >= 64 else 1)
+                self.entry_lines.append(
+                    f"  {self.ref(inst)} = alloca {llvm_type(inst.allocated_type)}, align {align}")
+        if self.env is not None:
+            for gv, offset in self.env.local_offsets.items():
+                self.entry_lines.append(
+                    f"  {self.global_ref(gv)} = getelementptr inbounds i8, ptr {self.env.arena}, i64 {offset}")
+
+    def _mark_parallel_loops(self) -> None:
+        """One distinct access group per work-item loop; a block in nested loops lists all of them."""
+        if not self.options.parallel_metadata:
+            return
+        groups_of: dict[Block, list[str]] = {}
+        for loop in self.function.parallel_loops:
+            group = self.module.add_metadata("distinct !{}")
+            for block in {loop.header, loop.latch} | set(loop.blocks):
+                groups_of.setdefault(block, []).append(group)
+            parts = [self.module.add_metadata(f'!{{!"llvm.loop.parallel_accesses", {group}}}'),
+                     self.module.add_metadata('!{!"llvm.loop.mustprogress"}')]
+            if self.options.vectorize:
+                parts.append(self.module.add_metadata('!{!"llvm.loop.vectorize.enable", i1 true}'))
+            self.loop_ids[loop.latch] = self.module.add_self_referential(parts)
+        for block, groups in groups_of.items():
+            self.access_groups[block] = groups[0] if len(groups) == 1 else \
+                self.module.add_metadata("!{" + ", ".join(groups) + "}")
+
+    def access_group(self, inst: ins.Instruction) -> str:
+        group = self.access_groups.get(inst.block)
+        return f", !llvm.access.group {group}" if group else ""
+
+    def emit_instruction(self, inst: ins.Instruction) -> None:
+        handler = _HANDLERS.get(type(inst))
+        if handler is None:
+            raise CodegenError(f"code generation does not support {type(inst).__name__} "
+                               f"in @{self.function.name}")
+        handler(self, inst)
+
+    # -- arithmetic -------------------------------------------------------------------------------------
+
+    def binary(self, inst: ins.BinaryOp) -> None:
+        self.emit_line(f"{self.ref(inst)} = {inst.opcode.value} {self.typed(inst.lhs)}, {self.ref(inst.rhs)}")
+
+    def fneg(self, inst: ins.FNeg) -> None:
+        self.emit_line(f"{self.ref(inst)} = fneg {self.typed(inst.value)}")
+
+    def compare(self, inst: ins.Compare) -> None:
+        op = "fcmp" if inst.predicate.is_float else "icmp"
+        self.emit_line(f"{self.ref(inst)} = {op} {inst.predicate.value} {self.typed(inst.lhs)}, "
+                       f"{self.ref(inst.rhs)}")
+
+    def cast(self, inst: ins.Cast) -> None:
+        if self.is_noop_cast(inst):
+            return
+        flags = " nuw nsw" if inst.opcode == ins.CastOpcode.TRUNC and getattr(inst, "no_wrap", False) else ""
+        self.emit_line(f"{self.ref(inst)} = {inst.opcode.value}{flags} {self.typed(inst.value)} "
+                       f"to {llvm_type(inst.type)}")
+
+    def select(self, inst: ins.Select) -> None:
+        self.emit_line(f"{self.ref(inst)} = select {self.typed(inst.condition)}, {self.typed(inst.if_true)}, "
+                       f"{self.typed(inst.if_false)}")
+
+    def phi(self, inst: ins.Phi) -> None:
+        incoming = ", ".join(f"[ {self.ref(v)}, %{self.label(b)} ]" for v, b in inst.incoming)
+        self.emit_line(f"{self.ref(inst)} = phi {llvm_type(inst.type)} {incoming}")
+
+    # -- memory -----------------------------------------------------------------------------------------
+
+    def alloca(self, inst: ins.Alloca) -> None:
+        pass  # emitted in the entry prologue
+
+    def load(self, inst: ins.Load) -> None:
+        volatile = " volatile" if inst.volatile else ""
+        align = getattr(inst, "alignment", None) or inst.type.alignment
+        self.emit_line(f"{self.ref(inst)} = load{volatile} {llvm_type(inst.type)}, ptr {self.ref(inst.pointer)}, "
+                       f"align {align}{self.access_group(inst)}")
+
+    def store(self, inst: ins.Store) -> None:
+        volatile = " volatile" if inst.volatile else ""
+        align = getattr(inst, "alignment", None) or inst.value.type.alignment
+        self.emit_line(f"store{volatile} {self.typed(inst.value)}, ptr {self.ref(inst.pointer)}, "
+                       f"align {align}{self.access_group(inst)}")
+
+    def index64(self, index: Value) -> str:
+        """An index as i64: OpenCL indices are signed, so narrower ones are sign-extended."""
+        if isinstance(index, Constant):
+            return str(index.signed_value)
+        if index.type == ty.i64:
+            return self.ref(index)
+        wide = self.temp("idx")
+        self.emit_line(f"{wide} = sext {self.typed(index)} to i64")
+        return wide
+
+    def element_ptr(self, inst: ins.ElementPtr) -> None:
+        index = self.index64(inst.index)
+        self.emit_line(f"{self.ref(inst)} = getelementptr inbounds {llvm_type(inst.element_type)}, "
+                       f"ptr {self.ref(inst.base)}, i64 {index}")
+
+    def field_ptr(self, inst: ins.FieldPtr) -> None:
+        offset = inst.struct_type.offsets[inst.field]
+        self.emit_line(f"{self.ref(inst)} = getelementptr inbounds i8, ptr {self.ref(inst.base)}, i64 {offset}")
+
+    def atomic_rmw(self, inst: ins.AtomicRMW) -> None:
+        self.emit_line(f"{self.ref(inst)} = atomicrmw {_ATOMIC_OPS[inst.opcode]} ptr {self.ref(inst.pointer)}, "
+                       f"{self.typed(inst.value)} seq_cst, align {inst.type.alignment}")
+
+    def atomic_cmpxchg(self, inst: ins.AtomicCmpXchg) -> None:
+        """cmpxchg takes integers only: a float exchange goes through its bit pattern."""
+        t = inst.type
+        as_int = f"i{t.size * 8}" if isinstance(t, ty.FloatType) else llvm_type(t)
+        expected, new = (self._bits(inst.expected, as_int), self._bits(inst.new, as_int))
+        pair, old = self.temp("cx"), self.temp("cx.old")
+        self.emit_line(f"{pair} = cmpxchg ptr {self.ref(inst.pointer)}, {as_int} {expected}, {as_int} {new} "
+                       f"seq_cst seq_cst, align {t.alignment}")
+        if as_int == llvm_type(t):
+            self.emit_line(f"{self.ref(inst)} = extractvalue {{ {as_int}, i1 }} {pair}, 0")
+        else:
+            self.emit_line(f"{old} = extractvalue {{ {as_int}, i1 }} {pair}, 0")
+            self.emit_line(f"{self.ref(inst)} = bitcast {as_int} {old} to {llvm_type(t)}")
+
+    def _bits(self, v: Value, as_int: str) -> str:
+        if llvm_type(v.type) == as_int:
+            return self.ref(v)
+        bits = self.temp("bits")
+        self.emit_line(f"{bits} = bitcast {self.typed(v)} to {as_int}")
+        return bits
+
+    def fence(self, inst: ins.Fence) -> None:
+        """OpenCL 1.2 mem_fence orders one work-item's own loads and stores: acquire-release suffices,
+        and on x86 it costs no instruction, only a compiler barrier."""
+        self.emit_line("fence acq_rel")
+
+    # -- calls, builtins, work-items --------------------------------------------------------------------
+
+    def call(self, inst: ins.Call) -> None:
+        if inst.callee not in self.callees:
+            self.callees.append(inst.callee)
+        args = ", ".join(self.typed(a) for a in inst.args)
+        result = "" if inst.type == ty.void else f"{self.ref(inst)} = "
+        self.emit_line(f"{result}call {llvm_type(inst.type)} @{quote(callee_symbol(inst.callee))}({args})")
+
+    def math(self, inst: ins.MathCall) -> None:
+        emit_math(self, inst)
+
+    def query(self, inst: ins.WorkItemQuery) -> None:
+        if inst.query in (ins.Query.LOCAL_ID, ins.Query.LOCAL_SIZE):
+            raise CodegenError(f"{inst.query.value} query reached code generation in @{self.function.name}: "
+                               "the work-group transforms must replace it")
+        if self.env is None:
+            raise CodegenError(f"{inst.query.value} query in @{self.function.name}, outside a work-group body")
+        if not 0 <= inst.dim < 3:
+            raise CodegenError(f"{inst.query.value} query of dimension {inst.dim}")
+        if inst.query == ins.Query.GROUP_ID:
+            return  # the body's group-id parameter stands for it (see `ref`)
+        name = _QUERY_FIELDS[inst.query]
+        index = LAUNCH_FIELDS.index(name)
+        dims = "" if name == "work_dim" else f", i64 {inst.dim}"
+        address = self.temp(f"{name}.addr")
+        self.emit_line(f"{address} = getelementptr inbounds {LAUNCH_TYPE}, ptr {self.env.launch}, "
+                       f"i64 0, i32 {index}{dims}")
+        self.emit_line(f"{self.ref(inst)} = load i64, ptr {address}, align 8, !invariant.load !{{}}")
+
+    def barrier(self, inst: ins.Barrier) -> None:
+        raise CodegenError(f"barrier reached code generation in @{self.function.name}: "
+                           "the work-group transforms must remove every barrier")
+
+    # -- vectors ----------------------------------------------------------------------------------------
+
+    def extract_element(self, inst: ins.ExtractElement) -> None:
+        self.emit_line(f"{self.ref(inst)} = extractelement {self.typed(inst.vector)}, {self.typed(inst.index)}")
+
+    def insert_element(self, inst: ins.InsertElement) -> None:
+        self.emit_line(f"{self.ref(inst)} = insertelement {self.typed(inst.vector)}, {self.typed(inst.value)}, "
+                       f"{self.typed(inst.index)}")
+
+    def shuffle_vector(self, inst: ins.ShuffleVector) -> None:
+        mask = ", ".join("i32 poison" if m < 0 else f"i32 {m}" for m in inst.mask)
+        self.emit_line(f"{self.ref(inst)} = shufflevector {self.typed(inst.operands[0])}, "
+                       f"{self.typed(inst.operands[1])}, <{len(inst.mask)} x i32> <{mask}>")
+
+    # -- terminators ------------------------------------------------------------------------------------
+
+    def loop_id(self, inst: ins.Terminator) -> str:
+        loop = self.loop_ids.get(inst.block)
+        return f", !llvm.loop {loop}" if loop else ""
+
+    def jump(self, inst: ins.Jump) -> None:
+        self.emit_line(f"br label %{self.label(inst.target)}{self.loop_id(inst)}")
+
+    def branch(self, inst: ins.Branch) -> None:
+        self.emit_line(f"br {self.typed(inst.condition)}, label %{self.label(inst.if_true)}, "
+                       f"label %{self.label(inst.if_false)}{self.loop_id(inst)}")
+
+    def switch(self, inst: ins.Switch) -> None:
+        t = llvm_type(inst.value.type)
+        cases = " ".join(f"{t} {Constant(inst.value.type, v).signed_value}, label %{self.label(b)}"
+                         for v, b in inst.cases)
+        self.emit_line(f"switch {self.typed(inst.value)}, label %{self.label(inst.default)} [ {cases} ]"
+                       f"{self.loop_id(inst)}")
+
+    def ret(self, inst: ins.Return) -> None:
+        self.emit_line("ret void" if inst.value is None else f"ret {self.typed(inst.value)}")
+
+    def unreachable(self, inst: ins.Unreachable) -> None:
+        self.emit_line("unreachable")
+
+
+def callee_symbol(function: Function) -> str:
+    return f"loomcl.fn.{function.name}"
+
+
+_HANDLERS = {
+    ins.BinaryOp: FunctionEmitter.binary,
+    ins.FNeg: FunctionEmitter.fneg,
+    ins.Compare: FunctionEmitter.compare,
+    ins.Cast: FunctionEmitter.cast,
+    ins.Select: FunctionEmitter.select,
+    ins.Phi: FunctionEmitter.phi,
+    ins.Alloca: FunctionEmitter.alloca,
+    ins.Load: FunctionEmitter.load,
+    ins.Store: FunctionEmitter.store,
+    ins.ElementPtr: FunctionEmitter.element_ptr,
+    ins.FieldPtr: FunctionEmitter.field_ptr,
+    ins.AtomicRMW: FunctionEmitter.atomic_rmw,
+    ins.AtomicCmpXchg: FunctionEmitter.atomic_cmpxchg,
+    ins.Fence: FunctionEmitter.fence,
+    ins.Call: FunctionEmitter.call,
+    ins.MathCall: FunctionEmitter.math,
+    ins.WorkItemQuery: FunctionEmitter.query,
+    ins.Barrier: FunctionEmitter.barrier,
+    ins.ExtractElement: FunctionEmitter.extract_element,
+    ins.InsertElement: FunctionEmitter.insert_element,
+    ins.ShuffleVector: FunctionEmitter.shuffle_vector,
+    ins.Jump: FunctionEmitter.jump,
+    ins.Branch: FunctionEmitter.branch,
+    ins.Switch: FunctionEmitter.switch,
+    ins.Return: FunctionEmitter.ret,
+    ins.Unreachable: FunctionEmitter.unreachable,
+}

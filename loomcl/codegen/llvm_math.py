@@ -1,0 +1,42 @@
+"""Math builtins (`MathCall`) as LLVM intrinsics.
+
+Every function maps to the LLVM intrinsic of the same meaning, so LLVM can fold, inline and vectorize
+it (fmin/fmax are `minnum`/`maxnum`: OpenCL returns the other operand when one is NaN, as they do).
+Integer `abs` passes `false` for "poison on INT_MIN", since OpenCL defines abs(INT_MIN).
+
+Transcendental functions (exp, log, sin, cos, pow, ...) have no x86 instruction: LLVM's vectorizer
+widens the intrinsic and the backend then splits it into one libm call per lane.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..ir import instructions as ins
+from .llvm_types import intrinsic_suffix, llvm_type
+
+if TYPE_CHECKING:
+    from .llvm_emitter import FunctionEmitter
+
+_INTRINSICS = {
+    ins.MathFunction.SQRT: "sqrt", ins.MathFunction.FABS: "fabs", ins.MathFunction.FMIN: "minnum",
+    ins.MathFunction.FMAX: "maxnum", ins.MathFunction.FLOOR: "floor", ins.MathFunction.CEIL: "ceil",
+    ins.MathFunction.TRUNC: "trunc", ins.MathFunction.ROUND: "round", ins.MathFunction.RINT: "rint",
+    ins.MathFunction.EXP: "exp", ins.MathFunction.EXP2: "exp2", ins.MathFunction.LOG: "log",
+    ins.MathFunction.LOG2: "log2", ins.MathFunction.LOG10: "log10", ins.MathFunction.POW: "pow",
+    ins.MathFunction.SIN: "sin", ins.MathFunction.COS: "cos", ins.MathFunction.TAN: "tan",
+    ins.MathFunction.FMA: "fma", ins.MathFunction.COPYSIGN: "copysign", ins.MathFunction.SMIN: "smin",
+    ins.MathFunction.SMAX: "smax", ins.MathFunction.UMIN: "umin", ins.MathFunction.UMAX: "umax",
+    ins.MathFunction.ABS: "abs",
+}
+
+
+def emit_math(emitter: FunctionEmitter, inst: ins.MathCall) -> None:
+    t = llvm_type(inst.type)
+    name = f"llvm.{_INTRINSICS[inst.function]}.{intrinsic_suffix(inst.type)}"
+    params = [llvm_type(a.type) for a in inst.args]
+    args = [emitter.typed(a) for a in inst.args]
+    if inst.function == ins.MathFunction.ABS:
+        params.append("i1")
+        args.append("i1 false")
+    emitter.module.declare(name, f"declare {t} @{name}({', '.join(params)})")
+    emitter.emit_line(f"{emitter.ref(inst)} = call {t} @{name}({', '.join(args)})")

@@ -1,0 +1,87 @@
+"""The host as an LLVM target: initialization, the target machine, the O3 pipeline, object emission.
+
+Facts this module rests on (../shared/LLVMLITE.md): llvmlite 0.50 wants `initialize_native_target()`
+and `initialize_native_asmprinter()` (`initialize()` raises); a target machine made without the host's
+CPU name and feature string emits SSE-only code; only the new pass manager exists, driven by pipeline
+tuning options. All LLVM work is serialized by `LLVM_LOCK`: llvmlite objects are not thread-safe, and
+programs may be built from several threads.
+"""
+from __future__ import annotations
+
+import functools
+import threading
+
+import llvmlite.binding as llvm
+
+from .errors import CodegenError
+from .options import CodegenOptions
+
+LLVM_LOCK = threading.RLock()
+
+
+@functools.cache
+def _initialize() -> None:
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    llvm.initialize_native_asmparser()
+
+
+@functools.cache
+def host_cpu() -> tuple[str, str]:
+    """(CPU name, feature string) of this machine, as LLVM sees them."""
+    _initialize()
+    return llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
+
+
+@functools.cache
+def target_machine(opt_level: int = 3) -> llvm.TargetMachine:
+    """The host target machine with all its features. Position-independent code, so an object file
+    from the disk cache can be loaded at any address."""
+    cpu, features = host_cpu()
+    target = llvm.Target.from_triple(llvm.get_process_triple())
+    return target.create_target_machine(cpu=cpu, features=features, opt=opt_level, reloc="pic",
+                                        codemodel="default")
+
+
+def triple_and_datalayout() -> tuple[str, str]:
+    return llvm.get_process_triple(), str(target_machine().target_data)
+
+
+def parse(text: str) -> llvm.ModuleRef:
+    """Parse and verify LLVM IR text; a failure is our bug, so the message carries the text's head."""
+    _initialize()
+    try:
+        module = llvm.parse_assembly(text)
+        module.verify()
+    except RuntimeError as error:
+        raise CodegenError(f"LLVM rejected the emitted module: {error}\n{_numbered(text)}") from error
+    return module
+
+
+def _numbered(text: str, limit: int = 400) -> str:
+    lines = text.splitlines()[:limit]
+    return "\n".join(f"{i + 1:4d} {line}" for i, line in enumerate(lines))
+
+
+def optimize(module: llvm.ModuleRef, options: CodegenOptions) -> None:
+    """Run LLVM's O-level pipeline in place, with the vectorizers as the options say."""
+    tm = target_machine(options.opt_level)
+    pto = llvm.create_pipeline_tuning_options(speed_level=options.opt_level)
+    pto.loop_vectorization = options.vectorize
+    pto.slp_vectorization = options.vectorize
+    pto.loop_interleaving = options.interleave
+    pto.loop_unrolling = options.unroll
+    pass_builder = llvm.create_pass_builder(tm, pto)
+    pass_builder.getModulePassManager().run(module, pass_builder)
+
+
+def emit_object(module: llvm.ModuleRef, options: CodegenOptions) -> bytes:
+    return target_machine(options.opt_level).emit_object(module)
+
+
+def emit_assembly(module: llvm.ModuleRef, options: CodegenOptions) -> str:
+    return target_machine(options.opt_level).emit_assembly(module)
+
+
+def llvm_version() -> str:
+    return ".".join(map(str, llvm.llvm_version_info))
