@@ -1,0 +1,37 @@
+"""The OpenCL API objects (pyopencl's names), one class per module; `loomcl` re-exports them."""
+from .buffer import Buffer
+from .command_queue import CommandQueue
+from .constants import (
+    build_status,
+    command_execution_status,
+    command_queue_info,
+    command_queue_properties,
+    command_type,
+    context_info,
+    device_exec_capabilities,
+    device_fp_config,
+    device_info,
+    device_local_mem_type,
+    device_mem_cache_type,
+    device_type,
+    event_info,
+    kernel_arg_address_qualifier,
+    kernel_arg_info,
+    kernel_info,
+    kernel_work_group_info,
+    mem_flags,
+    mem_info,
+    mem_object_type,
+    platform_info,
+    profiling_info,
+    program_build_info,
+    program_info,
+)
+from .context import Context, create_some_context
+from .device import Device
+from .event import Event, wait_for_events
+from .kernel import Kernel, enqueue_nd_range_kernel
+from .local_memory import LocalMemory
+from .platform import Platform, get_platforms
+from .program import Program
+from .transfer import enqueue_barrier, enqueue_copy, enqueue_fill_buffer, enqueue_marker

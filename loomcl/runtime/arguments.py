@@ -1,0 +1,217 @@
+"""Kernel arguments: Python values checked against the kernel's signature and packed into the 64-bit
+slots of abi.py, once, when they are set.
+
+Each parameter gets a setter chosen by its kind when the kernel is created, so setting an argument is
+one dict-free call: a Buffer stores its address, a number is range-checked and stored as its bits
+(zero-extended), a LocalMemory records its size (the slot gets its arena offset at launch), and a
+vector or struct is copied to host memory whose address goes in the slot. A value of the wrong kind
+or out of range raises LogicError INVALID_ARG_VALUE naming the argument and its type.
+"""
+from __future__ import annotations
+
+import ctypes
+import math
+import numbers
+import struct
+
+import numpy as np
+
+from loomcl.codegen.abi import LOCAL_ALIGN, KernelParam, ParamKind
+from loomcl.errors import LogicError, status_code
+
+from .buffer import Buffer
+from .local_memory import LocalMemory
+
+ROUTINE = "clSetKernelArg"
+
+
+class KernelArguments:
+    """The argument slots of one kernel object (reused by every launch of that kernel)."""
+
+    def __init__(self, kernel_name: str, params: tuple[KernelParam, ...]) -> None:
+        self.kernel_name = kernel_name
+        self.params = params
+        self.slots = (ctypes.c_uint64 * max(1, len(params)))()
+        self.address = ctypes.addressof(self.slots)
+        self.missing = set(range(len(params)))
+        self.local_sizes: dict[int, int] = {}
+        self.local_indices = [i for i, p in enumerate(params) if p.kind is ParamKind.LOCAL_POINTER]
+        self.setters = [self._setter(i, p) for i, p in enumerate(params)]
+
+    def set(self, index: int, value) -> None:
+        if not 0 <= index < len(self.params):
+            raise LogicError(
+                ROUTINE,
+                status_code.INVALID_ARG_INDEX,
+                f"kernel '{self.kernel_name}' has {len(self.params)} arguments; index {index} is out of range",
+            )
+        self.setters[index](value)
+        self.missing.discard(index)
+
+    def set_all(self, values) -> None:
+        if len(values) != len(self.params):
+            raise LogicError(
+                ROUTINE,
+                status_code.INVALID_KERNEL_ARGS,
+                f"kernel '{self.kernel_name}' takes {len(self.params)} arguments, got {len(values)}",
+            )
+        for setter, value in zip(self.setters, values):
+            setter(value)
+        self.missing.clear()
+
+    def check_complete(self, routine: str) -> None:
+        if self.missing:
+            index = min(self.missing)
+            raise LogicError(
+                routine,
+                status_code.INVALID_KERNEL_ARGS,
+                f"kernel '{self.kernel_name}': argument {index} ({self._describe(index)}) was not set",
+            )
+
+    def place_locals(self, static_bytes: int) -> int:
+        """Write each local argument's arena offset into its slot; return the arena bytes needed."""
+        offset = static_bytes
+        for index in self.local_indices:
+            offset = -(-offset // LOCAL_ALIGN) * LOCAL_ALIGN
+            self.slots[index] = offset
+            offset += self.local_sizes[index]
+        return offset
+
+    def _describe(self, index: int) -> str:
+        param = self.params[index]
+        return f"'{param.name}' of type {param.type_name}"
+
+    def _wrong(self, index: int, value, expected: str) -> LogicError:
+        return LogicError(
+            ROUTINE,
+            status_code.INVALID_ARG_VALUE,
+            f"kernel '{self.kernel_name}' argument {index} ({self._describe(index)}) expects {expected}, "
+            f"got {_short(value)}",
+        )
+
+    def _setter(self, index: int, param: KernelParam):
+        if param.kind in (ParamKind.GLOBAL_POINTER, ParamKind.CONSTANT_POINTER):
+            return self._pointer_setter(index)
+        if param.kind is ParamKind.LOCAL_POINTER:
+            return self._local_setter(index)
+        if param.kind is ParamKind.SCALAR:
+            return self._scalar_setter(index, param)
+        return self._by_value_setter(index, param)
+
+    def _pointer_setter(self, index: int):
+        slots = self.slots
+
+        def set_pointer(value) -> None:
+            if type(value) is Buffer or isinstance(value, Buffer):
+                if value.address == 0:
+                    raise LogicError(
+                        ROUTINE, status_code.INVALID_MEM_OBJECT, f"argument {index} ({self._describe(index)}): the buffer was released"
+                    )
+                slots[index] = value.address
+            elif value is None:
+                slots[index] = 0
+            else:
+                raise self._wrong(index, value, "a Buffer (or None)")
+
+        return set_pointer
+
+    def _local_setter(self, index: int):
+        def set_local(value) -> None:
+            if not isinstance(value, LocalMemory):
+                raise self._wrong(index, value, "a LocalMemory")
+            self.local_sizes[index] = value.size
+
+        return set_local
+
+    def _scalar_setter(self, index: int, param: KernelParam):
+        dtype = np.dtype(param.dtype)
+        if dtype.kind in "iu":
+            return self._integer_setter(index, dtype)
+        if dtype.kind == "b":
+            return self._integer_setter(index, np.dtype(np.uint8), boolean=True)
+        if dtype.kind == "f":
+            return self._float_setter(index, dtype)
+        return self._by_value_setter(index, param)
+
+    def _integer_setter(self, index: int, dtype: np.dtype, boolean: bool = False):
+        info = np.iinfo(dtype)
+        low, high, mask = int(info.min), int(info.max), (1 << (8 * dtype.itemsize)) - 1
+        slots = self.slots
+        expected = "a bool" if boolean else f"an integer in [{low}, {high}]"
+
+        def set_integer(value) -> None:
+            if type(value) is not int:
+                value = self._integral(index, value, expected)
+            if not low <= value <= high:
+                raise self._wrong(index, value, expected)
+            slots[index] = value & mask
+
+        return set_integer
+
+    def _integral(self, index: int, value, expected: str) -> int:
+        if isinstance(value, (numbers.Integral, np.integer, np.bool_)):
+            return int(value)
+        if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iub":
+            return int(value)
+        if isinstance(value, (float, np.floating)) and math.isfinite(value) and float(value).is_integer():
+            return int(value)
+        raise self._wrong(index, value, expected)
+
+    def _float_setter(self, index: int, dtype: np.dtype):
+        code = {2: "e", 4: "f", 8: "d"}[dtype.itemsize]
+        packer = struct.Struct("<" + code)
+        reader = struct.Struct("<" + {2: "H", 4: "I", 8: "Q"}[dtype.itemsize])
+        slots = self.slots
+        expected = f"a real number representable as {dtype.name}"
+
+        def set_float(value) -> None:
+            if type(value) is not float:
+                if not isinstance(value, (numbers.Real, np.floating, np.integer)) or isinstance(value, bool):
+                    if not (isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iuf"):
+                        raise self._wrong(index, value, expected)
+                value = float(value)
+            try:
+                slots[index] = reader.unpack(packer.pack(value))[0]
+            except (OverflowError, struct.error):
+                raise self._wrong(index, value, expected) from None
+
+        return set_float
+
+    def _by_value_setter(self, index: int, param: KernelParam):
+        keep: list = [None]
+        slots = self.slots
+
+        def set_by_value(value) -> None:
+            if isinstance(value, (Buffer, LocalMemory)) or value is None:
+                raise self._wrong(index, value, f"a {param.size}-byte value")
+            data = self._value_bytes(index, param, value)
+            storage = ctypes.create_string_buffer(data, max(len(data), 1))
+            keep[0] = storage
+            slots[index] = ctypes.addressof(storage)
+
+        return set_by_value
+
+    def _value_bytes(self, index: int, param: KernelParam, value) -> bytes:
+        try:
+            if param.dtype is not None:
+                data = np.asarray(value, dtype=param.dtype).tobytes()
+            else:
+                data = memoryview(value).tobytes()
+        except (TypeError, ValueError) as exc:
+            raise self._wrong(index, value, f"a value convertible to {param.type_name} ({exc})") from None
+        if len(data) != param.size:
+            raise LogicError(
+                ROUTINE,
+                status_code.INVALID_ARG_SIZE,
+                f"kernel '{self.kernel_name}' argument {index} ({self._describe(index)}) needs "
+                f"{param.size} bytes, got {len(data)}",
+            )
+        return data
+
+
+def _short(value) -> str:
+    if isinstance(value, np.ndarray):
+        return f"a numpy array of shape {value.shape} and dtype {value.dtype} (pass a Buffer)"
+    text = repr(value)
+    text = text if len(text) <= 60 else text[:57] + "..."
+    return f"{type(value).__name__} {text}"

@@ -1,0 +1,225 @@
+"""Kernels: argument setting and the NDRange launch.
+
+`kernel(queue, global_size, local_size, *args)` converts the arguments into the kernel's slots
+(arguments.py), finds or builds the launch plan for these sizes (launch_plan.py), and hands each
+batch of regions to the worker pool. The work-group function of every local size is compiled on
+first use (compiler's `work_group_function`) and cached on the kernel.
+"""
+from __future__ import annotations
+
+from loomcl import errors
+from loomcl.codegen.abi import ParamKind
+from loomcl.errors import LogicError, status_code
+
+from . import ndrange
+from .arguments import KernelArguments
+from .command_queue import CommandQueue
+from .constants import (
+    command_type,
+    info_attribute,
+    kernel_arg_address_qualifier,
+    kernel_arg_info,
+    kernel_info,
+    kernel_work_group_info,
+)
+from .event import Event, ProfilingInfo, check_wait_list, now_ns
+from .launch_plan import LaunchPlan
+from .pool import get_pool
+
+ROUTINE = ndrange.ROUTINE
+MAX_CACHED_PLANS = 64
+_NDRANGE = command_type.NDRANGE_KERNEL
+_QUALIFIER = {
+    ParamKind.GLOBAL_POINTER: kernel_arg_address_qualifier.GLOBAL,
+    ParamKind.CONSTANT_POINTER: kernel_arg_address_qualifier.CONSTANT,
+    ParamKind.LOCAL_POINTER: kernel_arg_address_qualifier.LOCAL,
+    ParamKind.SCALAR: kernel_arg_address_qualifier.PRIVATE,
+    ParamKind.BY_VALUE: kernel_arg_address_qualifier.PRIVATE,
+}
+
+
+class Kernel:
+    """pyopencl's Kernel(program, name)."""
+
+    reference_count = 1
+    attributes = ""
+
+    def __init__(self, program, name: str) -> None:
+        compiled = program.compiled("clCreateKernel")
+        signature = compiled.kernels.get(name)
+        if signature is None:
+            raise LogicError(
+                "clCreateKernel",
+                status_code.INVALID_KERNEL_NAME,
+                f"no kernel named '{name}' in the program; it has {sorted(compiled.kernels)}",
+            )
+        self.program = program
+        self.function_name = name
+        self.signature = signature
+        self._compiled = compiled
+        self._args = KernelArguments(name, signature.params)
+        self._functions: dict = {}
+        self._plans: dict = {}
+        self._local_limit = program.context.devices[0].local_mem_size
+
+    @property
+    def context(self):
+        return self.program.context
+
+    @property
+    def num_args(self) -> int:
+        return len(self.signature.params)
+
+    def set_arg(self, index: int, value) -> None:
+        self._args.set(index, value)
+
+    def set_args(self, *args) -> None:
+        self._args.set_all(args)
+
+    def set_scalar_arg_dtypes(self, dtypes) -> None:
+        """Accepted for pyopencl compatibility; loomcl knows every argument's type from the source."""
+
+    set_arg_types = set_scalar_arg_dtypes
+
+    def __call__(self, queue, global_size, local_size, *args, global_offset=None, wait_for=None,
+                 g_times_l=False, allow_empty_ndrange=False) -> Event:
+        if args:
+            self._args.set_all(args)
+        return self.enqueue(queue, global_size, local_size, global_offset, wait_for, g_times_l, allow_empty_ndrange)
+
+    def enqueue(self, queue, global_size, local_size, global_offset=None, wait_for=None,
+                g_times_l=False, allow_empty_ndrange=False) -> Event:
+        """Run the kernel over an NDRange with the arguments already set; returns a complete Event."""
+        profiling = queue.profiling
+        if profiling:
+            queued = now_ns()
+        key = (global_size, local_size, global_offset, g_times_l)
+        try:
+            plan = self._plans.get(key)
+        except TypeError:  # lists: normalize to tuples
+            key = (_tuple(global_size), _tuple(local_size), _tuple(global_offset), g_times_l)
+            plan = self._plans.get(key)
+        if plan is None:
+            if allow_empty_ndrange and _is_empty(global_size):
+                return Event(queue, _NDRANGE, _instant(queued) if profiling else None)
+            plan = self._plan(queue, key)
+        if wait_for is not None:
+            check_wait_list(wait_for, ROUTINE)
+        args = self._args
+        if args.missing:
+            args.check_complete(ROUTINE)
+        if profiling:
+            start = now_ns()
+        pool = get_pool()
+        for batch in plan.batches:
+            arena = args.place_locals(batch.static_local_bytes) if args.local_indices else batch.static_local_bytes
+            if arena > self._local_limit:
+                self._too_much_local(arena)
+            pool.run(batch.descs, batch.count, batch.total_groups, pool.chunk_size(batch.total_groups), arena)
+        if profiling:
+            end = now_ns()
+            return Event(queue, _NDRANGE, ProfilingInfo(queued, queued, start, end))
+        return Event(queue, _NDRANGE)
+
+    def _plan(self, queue, key) -> LaunchPlan:
+        global_size, local_size, global_offset, g_times_l = key
+        if not isinstance(queue, CommandQueue):
+            raise LogicError(ROUTINE, status_code.INVALID_COMMAND_QUEUE, f"{queue!r} is not a CommandQueue")
+        if queue.context is not self.program.context:
+            raise LogicError(ROUTINE, status_code.INVALID_CONTEXT, "the queue and the kernel belong to different contexts")
+        device = queue.device
+        required = self.signature.reqd_work_group_size
+        global_size = ndrange.check_global(global_size)
+        dims = len(global_size)
+        if local_size is None:
+            local = ndrange.choose_local_size(global_size, get_pool().thread_count, required)
+        else:
+            local = ndrange.check_local(local_size, dims, device, required)
+        if g_times_l:
+            global_size = tuple(g * l for g, l in zip(global_size, local))
+        offset = ndrange.check_offset(global_offset, dims)
+        plan = LaunchPlan(global_size, local, offset, self._function, self._args.address)
+        if len(self._plans) >= MAX_CACHED_PLANS:
+            self._plans.clear()
+        self._plans[key] = plan
+        return plan
+
+    def _function(self, local_size):
+        function = self._functions.get(local_size)
+        if function is None:
+            function = self._compiled.work_group_function(self.function_name, local_size)
+            self._functions[local_size] = function
+        return function
+
+    def _too_much_local(self, arena: int) -> None:
+        raise errors.MemoryError(
+            ROUTINE,
+            status_code.OUT_OF_RESOURCES,
+            f"kernel '{self.function_name}' needs {arena} bytes of local memory per work-group; "
+            f"the device has {self._local_limit}",
+        )
+
+    def get_info(self, param: int):
+        return getattr(self, info_attribute(kernel_info, param, "clGetKernelInfo"))
+
+    def get_arg_info(self, index: int, param: int):
+        if not 0 <= index < self.num_args:
+            raise LogicError("clGetKernelArgInfo", status_code.INVALID_ARG_INDEX, f"no argument {index}")
+        item = self.signature.params[index]
+        name = info_attribute(kernel_arg_info, param, "clGetKernelArgInfo")
+        values = {
+            "address_qualifier": _QUALIFIER[item.kind],
+            "access_qualifier": 0x11A3,  # CL_KERNEL_ARG_ACCESS_NONE
+            "type_name": item.type_name,
+            "type_qualifier": 0,
+            "name": item.name,
+        }
+        return values[name]
+
+    def get_work_group_info(self, param: int, device):
+        name = info_attribute(kernel_work_group_info, param, "clGetKernelWorkGroupInfo")
+        required = self.signature.reqd_work_group_size
+        values = {
+            "work_group_size": device.max_work_group_size,
+            "compile_work_group_size": list(required) if required else [0, 0, 0],
+            "local_mem_size": 0,
+            "preferred_work_group_size_multiple": device.preferred_vector_width_float,
+            "private_mem_size": 0,
+        }
+        return values[name]
+
+    @property
+    def int_ptr(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        return f"<loomcl.Kernel '{self.function_name}' ({self.num_args} args)>"
+
+
+def enqueue_nd_range_kernel(queue, kernel: Kernel, global_work_size, local_work_size,
+                            global_work_offset=None, wait_for=None, g_times_l=False,
+                            allow_empty_ndrange=False) -> Event:
+    """pyopencl's enqueue_nd_range_kernel: launch with the kernel's current arguments."""
+    return kernel.enqueue(queue, global_work_size, local_work_size, global_work_offset, wait_for,
+                          g_times_l, allow_empty_ndrange)
+
+
+def _tuple(value):
+    if value is None or isinstance(value, int):
+        return value
+    try:
+        return tuple(value)
+    except TypeError:
+        return value
+
+
+def _is_empty(global_size) -> bool:
+    try:
+        return any(int(g) == 0 for g in global_size)
+    except TypeError:
+        return global_size == 0
+
+
+def _instant(queued: int) -> ProfilingInfo:
+    now = now_ns()
+    return ProfilingInfo(queued, queued, now, now)

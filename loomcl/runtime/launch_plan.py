@@ -1,0 +1,53 @@
+"""A launch plan: everything about one NDRange shape of one kernel that does not change between
+launches, prepared once and cached on the kernel, so that a repeated launch is a dict lookup plus one
+native call (DESIGN.md: "short and allocation-free after the first call").
+
+A plan holds the regions' `struct launch` records and `RegionDesc` entries (ctypes, kept alive here)
+with the work-group function of each region's local size. Regions whose functions use the same
+amount of static local memory run in one native call; regions are grouped by that amount because
+local arguments are placed after the static variables, so their slot values differ per group.
+"""
+from __future__ import annotations
+
+import ctypes
+
+from .ndrange import launch_info, split_regions
+from .pool_native import RegionDesc
+
+
+class RegionBatch:
+    """Regions that run in one native call: their descriptors and the flat group count."""
+
+    __slots__ = ("descs", "count", "total_groups", "static_local_bytes", "_infos")
+
+    def __init__(self, entries: list, static_local_bytes: int) -> None:
+        self.count = len(entries)
+        self.descs = (RegionDesc * self.count)()
+        self._infos = []
+        first = 0
+        for desc, (function, info, args_address, groups) in zip(self.descs, entries):
+            desc.entry = function.address
+            desc.args = args_address
+            desc.launch = ctypes.addressof(info)
+            desc.first = first
+            desc.count = groups
+            self._infos.append(info)
+            first += groups
+        self.total_groups = first
+        self.static_local_bytes = static_local_bytes
+
+
+class LaunchPlan:
+    """The batches of one (global size, local size, offset) of one kernel."""
+
+    __slots__ = ("global_size", "local_size", "offset", "batches")
+
+    def __init__(self, global_size, local_size, offset, function_for, args_address: int) -> None:
+        self.global_size, self.local_size, self.offset = global_size, local_size, offset
+        by_static: dict[int, list] = {}
+        for region in split_regions(global_size, local_size):
+            function = function_for(region.local_size)
+            info = launch_info(global_size, local_size, offset, region)
+            entry = (function, info, args_address, region.group_count)
+            by_static.setdefault(function.static_local_bytes, []).append(entry)
+        self.batches = tuple(RegionBatch(entries, static) for static, entries in by_static.items())

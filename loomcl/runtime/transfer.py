@@ -1,0 +1,122 @@
+"""Data transfers: pyopencl's `enqueue_copy` (host to buffer, buffer to host, buffer to buffer) and
+`enqueue_fill_buffer`. Buffers are host memory, so each is one numpy byte copy, done at enqueue
+(the queue is synchronous). Sizes and offsets are checked first; an error names the byte range and
+the buffer size.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from loomcl.errors import LogicError, status_code
+
+from .buffer import Buffer, host_bytes
+from .constants import command_type
+from .event import Event, ProfilingInfo, check_wait_list, now_ns
+
+
+def enqueue_copy(queue, dest, src, is_blocking: bool = True, wait_for=None, **kwargs) -> Event:
+    """Copy between a Buffer and host memory, or between two Buffers (pyopencl's keywords)."""
+    queued = now_ns()
+    check_wait_list(wait_for, "enqueue_copy")
+    if isinstance(dest, Buffer) and isinstance(src, Buffer):
+        command = command_type.COPY_BUFFER
+        _copy_buffer(dest, src, **kwargs)
+    elif isinstance(dest, Buffer):
+        command = command_type.WRITE_BUFFER
+        _write_buffer(dest, src, **kwargs)
+    elif isinstance(src, Buffer):
+        command = command_type.READ_BUFFER
+        _read_buffer(dest, src, **kwargs)
+    else:
+        raise LogicError(
+            "enqueue_copy",
+            status_code.INVALID_VALUE,
+            f"one of dest and src must be a Buffer; got {type(dest).__name__} and {type(src).__name__}",
+        )
+    return _event(queue, command, queued)
+
+
+def _event(queue, command: int, queued: int) -> Event:
+    if not queue.profiling:
+        return Event(queue, command)
+    end = now_ns()
+    return Event(queue, command, ProfilingInfo(queued, queued, queued, end))
+
+
+def _offset(kwargs: dict, name: str, routine: str) -> int:
+    """Read `name` (or pyopencl's older `device_offset`) and reject keywords that do not apply."""
+    offset = kwargs.pop(name, None)
+    legacy = kwargs.pop("device_offset", None)
+    if offset is None:
+        offset = 0 if legacy is None else legacy
+    if kwargs:
+        raise LogicError(routine, status_code.INVALID_VALUE, f"unexpected keyword arguments {sorted(kwargs)}")
+    if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)) or offset < 0:
+        raise LogicError(routine, status_code.INVALID_VALUE, f"{name} must be a non-negative int, got {offset!r}")
+    return int(offset)
+
+
+def _check_range(buffer: Buffer, offset: int, count: int, routine: str, what: str) -> np.ndarray:
+    memory = buffer.memory(routine)
+    if offset + count > buffer.size:
+        raise LogicError(
+            routine,
+            status_code.INVALID_VALUE,
+            f"{what}: bytes [{offset}, {offset + count}) exceed the buffer's {buffer.size} bytes",
+        )
+    return memory[offset : offset + count]
+
+
+def _write_buffer(dest: Buffer, host, **kwargs) -> None:
+    routine = "clEnqueueWriteBuffer"
+    offset = _offset(kwargs, "dst_offset", routine)
+    data = host_bytes(host, routine)
+    _check_range(dest, offset, data.size, routine, "host to buffer copy")[:] = data
+
+
+def _read_buffer(host, src: Buffer, **kwargs) -> None:
+    routine = "clEnqueueReadBuffer"
+    offset = _offset(kwargs, "src_offset", routine)
+    data = host_bytes(host, routine, writable=True)
+    data[:] = _check_range(src, offset, data.size, routine, "buffer to host copy")
+
+
+def _copy_buffer(dest: Buffer, src: Buffer, byte_count=None, src_offset: int = 0, dst_offset: int = 0) -> None:
+    routine = "clEnqueueCopyBuffer"
+    for name, value in (("src_offset", src_offset), ("dst_offset", dst_offset)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+            raise LogicError(routine, status_code.INVALID_VALUE, f"{name} must be a non-negative int, got {value!r}")
+    if byte_count is None or byte_count < 0:
+        byte_count = min(src.size - src_offset, dest.size - dst_offset)
+    source = _check_range(src, src_offset, byte_count, routine, "source")
+    target = _check_range(dest, dst_offset, byte_count, routine, "destination")
+    if src is dest and abs(src_offset - dst_offset) < byte_count:
+        raise LogicError(routine, status_code.MEM_COPY_OVERLAP, "source and destination ranges overlap")
+    target[:] = source
+
+
+def enqueue_fill_buffer(queue, mem: Buffer, pattern, offset: int, size: int, wait_for=None) -> Event:
+    """Repeat `pattern` (a numpy scalar or bytes) over bytes [offset, offset + size) of `mem`."""
+    routine = "clEnqueueFillBuffer"
+    queued = now_ns()
+    check_wait_list(wait_for, routine)
+    unit = np.frombuffer(np.ascontiguousarray(pattern).tobytes(), dtype=np.uint8)
+    if unit.size == 0 or size % unit.size or offset % unit.size:
+        raise LogicError(
+            routine,
+            status_code.INVALID_VALUE,
+            f"offset {offset} and size {size} must be multiples of the {unit.size}-byte pattern",
+        )
+    target = _check_range(mem, offset, size, routine, "fill")
+    target.reshape(-1, unit.size)[:] = unit
+    return _event(queue, command_type.FILL_BUFFER, queued)
+
+
+def enqueue_marker(queue, wait_for=None) -> Event:
+    check_wait_list(wait_for, "clEnqueueMarker")
+    return _event(queue, command_type.MARKER, now_ns())
+
+
+def enqueue_barrier(queue, wait_for=None) -> Event:
+    check_wait_list(wait_for, "clEnqueueBarrier")
+    return _event(queue, command_type.BARRIER, now_ns())
