@@ -1,0 +1,104 @@
+"""`loomcl` on the command line: info, build --emit, demo, bench."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+EMITS = ("ast", "ir", "wg", "llvm", "asm")
+
+
+def cmd_info(args) -> int:
+    import loomcl as cl
+
+    for platform in cl.get_platforms():
+        print(f"Platform: {platform.name} ({platform.vendor}, {platform.version})")
+        for device in platform.get_devices():
+            print(f"  Device: {device.name}")
+            for name in ("type", "version", "max_compute_units", "max_work_group_size", "max_work_item_sizes",
+                         "local_mem_size", "global_mem_size", "max_mem_alloc_size", "preferred_vector_width_float"):
+                print(f"    {name:<30} {getattr(device, name)}")
+    return 0
+
+
+def _local_size(text: str) -> tuple[int, int, int]:
+    sizes = [int(part) for part in text.split(",")]
+    if not 1 <= len(sizes) <= 3 or min(sizes) < 1:
+        raise argparse.ArgumentTypeError(f"local size must be 1 to 3 positive integers, got {text!r}")
+    return tuple(sizes + [1] * (3 - len(sizes)))
+
+
+def _build_options(args) -> str:
+    words = [f"-D{d}" for d in args.define] + [f"-U{u}" for u in args.undefine] + [f"-I{i}" for i in args.include]
+    return " ".join(words + ([args.options] if args.options else []))
+
+
+def cmd_build(args) -> int:
+    from . import compiler, frontend
+    from .ir import print_function, print_module
+
+    source = open(args.file, encoding="utf-8").read()
+    options = _build_options(args)
+    try:
+        if args.emit == "ast":
+            unit = frontend.parse_program(source, frontend.parse_options(options), args.file)
+            print(frontend.dump_ast(unit))
+            return 0
+        program = compiler.build(source, options, args.file)
+    except (frontend.CompileError, frontend.OptionError) as exc:
+        print(getattr(exc, "log", str(exc)), file=sys.stderr)
+        return 1
+    if args.emit == "ir":
+        print(print_module(program.module), end="")
+        return 0
+    kernels = [args.kernel] if args.kernel else list(program.kernels)
+    for name in kernels:
+        local_size = args.local_size or program.kernels[name].reqd_work_group_size or (64, 1, 1)
+        if args.emit == "wg":
+            print(print_function(program.work_group_ir(name, local_size)))
+        else:
+            from .codegen import emit_text
+
+            print(emit_text(program, name, local_size, args.emit))
+    return 0
+
+
+def cmd_demo(args) -> int:
+    from .demo import main
+
+    return main()
+
+
+def cmd_bench(rest) -> int:
+    from .bench import main
+
+    return main(rest)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="loomcl", description="OpenCL kernels on CPUs, from Python.")
+    sub = p.add_subparsers(dest="command", required=True)
+    sub.add_parser("info", help="print the platform and device as OpenCL reports them")
+    sub.add_parser("demo", help="build and run a few kernels, check them against numpy, print times")
+    sub.add_parser("bench", help="the benchmark suite beside PoCL (see `loomcl bench --help`)", add_help=False)
+    b = sub.add_parser("build", help="compile an OpenCL C file and print an intermediate form")
+    b.add_argument("file")
+    b.add_argument("--emit", choices=EMITS, default="wg")
+    b.add_argument("--kernel", help="only this kernel (wg, llvm, asm)")
+    b.add_argument("--local-size", type=_local_size, help="e.g. 256 or 16,16 (default: reqd_work_group_size or 64)")
+    b.add_argument("-D", dest="define", action="append", default=[], metavar="NAME[=VALUE]")
+    b.add_argument("-U", dest="undefine", action="append", default=[], metavar="NAME")
+    b.add_argument("-I", dest="include", action="append", default=[], metavar="DIR")
+    b.add_argument("--options", default="", help="more build options, as given to Program.build")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["bench"]:  # the bench has its own argument parser
+        return cmd_bench(argv[1:])
+    args = parser().parse_args(argv)
+    return {"info": cmd_info, "build": cmd_build, "demo": cmd_demo}[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

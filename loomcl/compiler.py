@@ -1,0 +1,128 @@
+"""The compiler driver: OpenCL C source to native work-group functions, one stage after another.
+
+    source ─ frontend.parse_program ─► typed AST ─ lower.lower_program ─► module (work-item form)
+           ─ transforms.pipeline.work_group_function ─► function (work-group form, one local size)
+           ─ codegen.compile_work_group ─► native entry point (cached on disk by codegen)
+
+`build()` runs the front half once per program; the back half runs lazily, once per (kernel, local
+size), because a work-group function is specialized for its local size (constant trip counts).
+Loomcl-specific build options (`-loomcl-...`) choose pipeline and codegen variants so that the
+benchmark can show what each technique is worth.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import frontend
+from .codegen.abi import KernelParam, KernelSignature, ParamKind, WorkGroupFunction
+from .frontend import ast
+from .frontend import types as ft
+
+_KIND_OF_SPACE = {
+    ft.AddressSpace.GLOBAL: ParamKind.GLOBAL_POINTER,
+    ft.AddressSpace.CONSTANT: ParamKind.CONSTANT_POINTER,
+    ft.AddressSpace.LOCAL: ParamKind.LOCAL_POINTER,
+}
+
+
+def scalar_dtype(t: ft.Type) -> np.dtype | None:
+    """The numpy dtype holding a scalar OpenCL type, or None for non-scalars."""
+    if isinstance(t, ft.IntegerType):
+        return np.dtype(f"{'i' if t.signed and not t.is_bool else 'u'}{t.size}")
+    if isinstance(t, ft.FloatType):
+        return np.dtype(f"f{t.size}")
+    return None
+
+
+def kernel_param(param: ast.ParamDecl) -> KernelParam:
+    t = param.type
+    if isinstance(t, ft.PointerType):
+        kind = _KIND_OF_SPACE.get(t.pointee_address_space, ParamKind.GLOBAL_POINTER)
+        return KernelParam(param.name, kind, str(t), scalar_dtype(t.pointee.unqualified()), 8)
+    dtype = scalar_dtype(t.unqualified())
+    kind = ParamKind.SCALAR if dtype is not None and t.size <= 8 else ParamKind.BY_VALUE
+    return KernelParam(param.name, kind, str(t), dtype, t.size)
+
+
+def kernel_signature(decl: ast.FunctionDecl) -> KernelSignature:
+    return KernelSignature(decl.name, tuple(kernel_param(p) for p in decl.params), decl.reqd_work_group_size)
+
+
+@dataclass(frozen=True)
+class CompilerOptions:
+    """What a build string's `-loomcl-*` switches select (everything else is the front-end's)."""
+
+    structured: bool = True  # keep uniform barrier loops as scalar control flow
+    fold_guards: bool = True  # fold `if (lid < s)` into work-item loop bounds
+    context_all: bool = False  # context arrays for every value crossing a barrier
+    parallel_metadata: bool = True  # llvm.loop parallel_accesses on work-item loops
+    vectorize: bool = True  # LLVM loop and SLP vectorizers
+
+    SWITCHES = {
+        "-loomcl-no-structured": ("structured", False),
+        "-loomcl-no-fold-guards": ("fold_guards", False),
+        "-loomcl-context-all": ("context_all", True),
+        "-loomcl-no-parallel-metadata": ("parallel_metadata", False),
+        "-loomcl-no-vectorize": ("vectorize", False),
+    }
+
+    @classmethod
+    def split(cls, options: str) -> tuple[CompilerOptions, str]:
+        """Take loomcl's own switches out of a build option string."""
+        values, rest = {}, []
+        for word in options.split():
+            if word in cls.SWITCHES:
+                name, value = cls.SWITCHES[word]
+                values[name] = value
+            else:
+                rest.append(word)
+        return cls(**values), " ".join(rest)
+
+
+@dataclass
+class CompiledProgram:
+    """A built program: its kernels' signatures, and their work-group functions on demand."""
+
+    module: object  # ir.Module in work-item form
+    kernels: dict[str, KernelSignature]
+    options: CompilerOptions
+    build_log: str = ""
+    _functions: dict = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def work_group_ir(self, kernel_name: str, local_size: tuple[int, int, int]):
+        from .transforms.pipeline import PipelineOptions, work_group_function
+
+        o = self.options
+        pipeline = PipelineOptions(context_all=o.context_all, structured=o.structured, fold_guards=o.fold_guards)
+        return work_group_function(self.module, kernel_name, tuple(local_size), pipeline)
+
+    def work_group_function(self, kernel_name: str, local_size: tuple[int, int, int]) -> WorkGroupFunction:
+        key = (kernel_name, tuple(local_size))
+        with self._lock:
+            found = self._functions.get(key)
+            if found is None:
+                found = self._functions[key] = self._compile(kernel_name, tuple(local_size))
+        return found
+
+    def _compile(self, kernel_name: str, local_size: tuple[int, int, int]) -> WorkGroupFunction:
+        from .codegen import CodegenOptions, compile_work_group
+
+        function = self.work_group_ir(kernel_name, local_size)
+        codegen = CodegenOptions(parallel_metadata=self.options.parallel_metadata, vectorize=self.options.vectorize)
+        return compile_work_group(function, self.module, self.kernels[kernel_name], codegen)
+
+
+def build(source: str, options: str = "", filename: str = "<kernel>") -> CompiledProgram:
+    """Front half of the compiler; raises frontend.CompileError / frontend.OptionError."""
+    from .lower import lower_program
+
+    compiler_options, rest = CompilerOptions.split(options or "")
+    build_options = frontend.parse_options(rest)
+    unit = frontend.parse_program(source, build_options, filename)
+    module = lower_program(unit)
+    kernels = {decl.name: kernel_signature(decl) for decl in unit.kernels}
+    return CompiledProgram(module, kernels, compiler_options)
