@@ -56,9 +56,11 @@ def cmd_build(args) -> int:
         if args.emit == "wg":
             print(print_function(program.work_group_ir(name, local_size)))
         else:
-            from .codegen import emit_text
+            from . import codegen
 
-            print(emit_text(program, name, local_size, args.emit))
+            emit = codegen.llvm_ir if args.emit == "llvm" else codegen.assembly
+            function = program.work_group_ir(name, local_size)
+            print(emit(function, program.kernels[name], program.codegen_options()))
     return 0
 
 

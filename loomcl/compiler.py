@@ -100,6 +100,11 @@ class CompiledProgram:
         pipeline = PipelineOptions(context_all=o.context_all, structured=o.structured, fold_guards=o.fold_guards)
         return work_group_function(self.module, kernel_name, tuple(local_size), pipeline)
 
+    def codegen_options(self):
+        from .codegen import CodegenOptions
+
+        return CodegenOptions(parallel_metadata=self.options.parallel_metadata, vectorize=self.options.vectorize)
+
     def work_group_function(self, kernel_name: str, local_size: tuple[int, int, int]) -> WorkGroupFunction:
         key = (kernel_name, tuple(local_size))
         with self._lock:
@@ -109,11 +114,11 @@ class CompiledProgram:
         return found
 
     def _compile(self, kernel_name: str, local_size: tuple[int, int, int]) -> WorkGroupFunction:
-        from .codegen import CodegenOptions, compile_work_group
+        from .codegen import compile_work_group
 
         function = self.work_group_ir(kernel_name, local_size)
-        codegen = CodegenOptions(parallel_metadata=self.options.parallel_metadata, vectorize=self.options.vectorize)
-        return compile_work_group(function, self.module, self.kernels[kernel_name], codegen)
+        codegen = self.codegen_options()
+        return compile_work_group(function, self.kernels[kernel_name], codegen)
 
 
 def build(source: str, options: str = "", filename: str = "<kernel>") -> CompiledProgram:

@@ -59,6 +59,8 @@ def _cast(e: A.Cast) -> _Number | None:
     value = fold(e.operand)
     if value is None or not e.type.is_arithmetic:
         return None
+    if e.type.is_bool:
+        return int(value != 0)
     if e.type.is_integer and isinstance(value, float):
         if math.isnan(value) or math.isinf(value):
             return None

@@ -17,7 +17,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from .source import Location
+from .source import BUILTIN_LOCATION, Location
 
 
 class Severity(enum.Enum):
@@ -37,9 +37,9 @@ class Diagnostic:
 
     def render(self) -> str:
         """The message, the source line, and a caret line under the column."""
+        if self.location.file is None:  # compiler-made: no position to show
+            return f"{self.severity.value}: {self.message}"
         head = f"{self.location}: {self.severity.value}: {self.message}"
-        if self.location.file is None:
-            return head
         text = self.location.file.line(self.location.line)
         column = max(self.location.column, 1)
         # Keep tabs in the padding so the caret lines up with the source line in a terminal.
@@ -82,7 +82,8 @@ class Diagnostics:
         severity = Severity.ERROR if self.warnings_as_errors else Severity.WARNING
         self.messages.append(Diagnostic(severity, location, message, length))
 
-    def note(self, location: Location, message: str) -> None:
+    def note(self, location: Location | None, message: str) -> None:
+        location = location or BUILTIN_LOCATION
         self.messages.append(Diagnostic(Severity.NOTE, location, message))
 
     @property

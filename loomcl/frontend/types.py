@@ -27,8 +27,8 @@ class AddressSpace(enum.Enum):
     GENERIC = "__generic"
 
 
-@dataclass(frozen=True)
-class Qualifiers:
+@dataclass(frozen=True, repr=False)
+class QUALS_PLACEHOLDER:
     const: bool = False
     volatile: bool = False
     restrict: bool = False
@@ -54,7 +54,7 @@ class Qualifiers:
 NO_QUALIFIERS = Qualifiers()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Type:
     """Base of all types. `quals` are this type's own qualifiers."""
 
@@ -101,12 +101,15 @@ class Type:
     def base_spelling(self) -> str:
         raise NotImplementedError
 
+    def __repr__(self) -> str:
+        return f"<type {self}>"
+
     def __str__(self) -> str:
         q = self.quals.spelling()
         return f"{q} {self.base_spelling()}" if q else self.base_spelling()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class VoidType(Type):
     is_void = True
 
@@ -114,7 +117,7 @@ class VoidType(Type):
         return "void"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ErrorType(Type):
     """The type of an expression that already produced a diagnostic; it silences follow-on errors."""
 
@@ -124,7 +127,7 @@ class ErrorType(Type):
         return "<error>"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class IntegerType(Type):
     """bool, char .. ulong. `rank` orders the conversion ranks of C 6.3.1.1."""
 
@@ -162,7 +165,7 @@ class IntegerType(Type):
         return self.name
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class FloatType(Type):
     name: str = "float"
     bits: int = 32
@@ -177,7 +180,7 @@ class FloatType(Type):
         return self.name
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class PointerType(Type):
     """A pointer; the address space it points into is `pointee.address_space`."""
 
@@ -194,7 +197,7 @@ class PointerType(Type):
         return f"{self.pointee} *"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ArrayType(Type):
     """`element[length]`. length is an int once checked; None for `[]` awaiting an initializer;
     between parsing and sema it may be the unfolded size expression (an ast.Expr)."""
@@ -226,7 +229,7 @@ class ArrayType(Type):
         return self.base_spelling()  # the element carries the qualifiers
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class FunctionType(Type):
     result: Type = field(default_factory=VoidType)
     params: tuple[Type, ...] = ()
@@ -237,7 +240,7 @@ class FunctionType(Type):
         return f"{self.result} ({', '.join(map(str, self.params)) or 'void'})"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class VectorType(Type):
     """OpenCL vector (`float4`): declared by the parser; sema does not accept it yet."""
 
@@ -254,7 +257,7 @@ class VectorType(Type):
         return f"{self.element.base_spelling()}{self.count}"
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class RecordType(Type):
     """struct or union (placeholder: identity-compared, members filled when supported)."""
 

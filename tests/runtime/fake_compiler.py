@@ -176,9 +176,12 @@ def _jit(module: ir.Module) -> int:
     llvm.initialize_native_asmprinter()
     if _machine is None:
         target = llvm.Target.from_default_triple()
-        _machine = target.create_target_machine(cpu=llvm.get_host_cpu_name(), opt=1)
+        _machine = target.create_target_machine(cpu=llvm.get_host_cpu_name(), opt=2)
     parsed = llvm.parse_assembly(str(module))
     parsed.verify()
+    tuning = llvm.create_pipeline_tuning_options(speed_level=2)
+    passes = llvm.create_pass_builder(_machine, tuning)
+    passes.getModulePassManager().run(parsed, passes)
     engine = llvm.create_mcjit_compiler(parsed, _machine)
     engine.finalize_object()
     FakeCompiledProgram._engines.append(engine)  # keep the code alive for the whole test session
