@@ -89,13 +89,12 @@ class FunctionEmitter:
         self.options = options
         self.env = env
         self.values = _Namer("%")
-        self.labels = _Namer("")
         self.entry_lines: list[str] = []
         self.lines: list[str] = []
         self.access_groups: dict[Block, str] = {}
         self.loop_ids: dict[Block, str] = {}
         self.callees: list[Function] = []
-        self.values.taken.update({"group.x", "group.y", "group.z", "launch", "arena"})
+        self.values.taken.update({"group.x", "group.y", "group.z", "launch", "arena", "alloca.block"})
 
     # -- operands ---------------------------------------------------------------------------------------
 
@@ -126,7 +125,8 @@ class FunctionEmitter:
         return self.values.fresh(hint)
 
     def label(self, block: Block) -> str:
-        return self.labels.of(block, block.name or "bb")
+        """Blocks share the function's local namespace with values in LLVM, so one namer serves both."""
+        return self.values.of(block, block.name or "bb")[1:]
 
     @staticmethod
     def is_noop_cast(cast: ins.Cast) -> bool:
