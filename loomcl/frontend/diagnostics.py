@@ -92,4 +92,19 @@ class Diagnostics:
 
     def raise_if_errors(self) -> None:
         if self.error_count:
-            raise CompileError(self.messages)
+            raise CompileError(self.in_source_order())
+
+    def in_source_order(self) -> list[Diagnostic]:
+        """Messages sorted by position (stages report in turn), notes kept after their error."""
+        groups: list[list[Diagnostic]] = []
+        for d in self.messages:
+            if d.severity is Severity.NOTE and groups:
+                groups[-1].append(d)
+            else:
+                groups.append([d])
+        files: dict[str, int] = {}
+        for g in groups:
+            files.setdefault(g[0].location.filename, len(files))
+        groups.sort(key=lambda g: (files[g[0].location.filename], g[0].location.line,
+                                   g[0].location.column))
+        return [d for g in groups for d in g]

@@ -28,7 +28,7 @@ class AddressSpace(enum.Enum):
 
 
 @dataclass(frozen=True, repr=False)
-class QUALS_PLACEHOLDER:
+class Qualifiers:
     const: bool = False
     volatile: bool = False
     restrict: bool = False

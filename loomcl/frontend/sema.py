@@ -1,0 +1,409 @@
+"""Semantic analysis: the parser's AST to the fully typed AST described in ast.py.
+
+One walk over the translation unit in source order, with a stack of scopes (dicts from name to
+declaration). Declarations get their final types here: array lengths are folded, unwritten address
+spaces are filled in (private for function-scope variables; generic -- OpenCL C 2.0 -- or private
+-- 1.x -- for unqualified pointees), and OpenCL's placement rules are checked (program-scope
+variables in __constant, __local only in kernels, kernel pointer parameters in global, constant or
+local memory). Expressions are checked by sema_expr, initializers by sema_init, builtin calls are
+resolved with overload.py.
+
+After the walk: every call is linked to the function's definition, and the call graph is searched
+for cycles, because OpenCL C forbids recursion (6.9(k)) -- every call will be inlined.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from . import ast as A
+from . import types as T
+from .builtins import is_builtin, overloads
+from .constfold import fold_int
+from .diagnostics import Diagnostics
+from .options import BuildOptions
+from .overload import resolve
+from .sema_expr import ExpressionChecker, implicit
+from .sema_init import InitializerChecker
+
+_KERNEL_POINTER_SPACES = (T.AddressSpace.GLOBAL, T.AddressSpace.CONSTANT, T.AddressSpace.LOCAL)
+
+
+class Sema(ExpressionChecker, InitializerChecker):
+    def __init__(self, options: BuildOptions, diags: Diagnostics):
+        self.diags = diags
+        self.pointee_default = T.AddressSpace.PRIVATE if options.cl_std in ("CL1.0", "CL1.1",
+                                                                            "CL1.2") \
+            else T.AddressSpace.GENERIC
+        self.scopes: list[dict[str, object]] = [{}]
+        self.function: A.FunctionDecl | None = None
+        self.targets: list[A.Stmt] = []        # enclosing loops and switches, innermost last
+        self.switches: list[A.SwitchStmt] = []
+        self.calls: list[tuple[A.FunctionDecl, A.Call]] = []   # (caller, call) for linking
+
+    # ---- scopes -------------------------------------------------------------------------------
+    def lookup(self, name: str):
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def declare(self, name: str, decl, loc) -> None:
+        if name in self.scopes[-1]:
+            self.diags.error(loc, f"redefinition of '{name}'")
+        self.scopes[-1][name] = decl
+
+    # ---- types --------------------------------------------------------------------------------
+    def resolve_type(self, t: T.Type, loc) -> T.Type:
+        """t with array lengths folded and pointee address spaces defaulted."""
+        if isinstance(t, T.ArrayType):
+            return T.array_of(self.resolve_type(t.element, loc), self.array_length(t, loc), t.quals)
+        if isinstance(t, T.PointerType):
+            pointee = self.resolve_type(t.pointee, loc)
+            if pointee.address_space is None:
+                pointee = T.with_address_space(pointee, self.pointee_default)
+            return T.pointer_to(pointee, t.quals)
+        if t.is_vector:
+            self.diags.error(loc, f"vector type '{t}' is not supported yet")
+            return T.ERROR
+        return t
+
+    def array_length(self, t: T.ArrayType, loc) -> int | None:
+        if t.length is None or isinstance(t.length, int):
+            length = t.length
+        else:
+            expr = self.rvalue(t.length)
+            length = fold_int(expr)
+            if length is None and not expr.type.is_error:
+                self.diags.error(expr.loc, "array size is not an integer constant expression "
+                                           "(variable-length arrays are not allowed in OpenCL)")
+        if length is not None and length <= 0:
+            self.diags.error(loc, "array size must be greater than zero")
+            return 1
+        return length
+
+    # ---- translation unit ---------------------------------------------------------------------
+    def translation_unit(self, tu: A.TranslationUnit) -> A.TranslationUnit:
+        for decl in tu.decls:
+            if isinstance(decl, A.FunctionDecl):
+                self.function_decl(decl)
+            else:
+                self.var_decl(decl, program_scope=True)
+        self.link_calls()
+        self.check_recursion()
+        return tu
+
+    def function_decl(self, f: A.FunctionDecl) -> None:
+        self.check_signature(f)
+        previous = self.scopes[0].get(f.name)
+        if isinstance(previous, A.FunctionDecl):
+            self.merge_declarations(previous, f)
+        elif previous is not None:
+            self.diags.error(f.loc, f"redefinition of '{f.name}' as a different kind of symbol")
+        if not isinstance(previous, A.FunctionDecl) or f.body is not None:
+            self.scopes[0][f.name] = f
+        if f.body is not None:
+            self.function_body(f)
+
+    def merge_declarations(self, previous: A.FunctionDecl, f: A.FunctionDecl) -> None:
+        if previous.type != f.type:
+            self.diags.error(f.loc, f"conflicting types for '{f.name}'")
+        if previous.body is not None and f.body is not None:
+            self.diags.error(f.loc, f"redefinition of '{f.name}'")
+        f.is_kernel = f.is_kernel or previous.is_kernel
+
+    def check_signature(self, f: A.FunctionDecl) -> None:
+        f.result_type = self.resolve_type(f.result_type, f.loc)
+        for p in f.params:
+            if f.is_kernel:
+                self.check_kernel_param(p)
+            p.type = self.resolve_type(p.type, p.loc)
+        if f.is_kernel and not f.result_type.is_void:
+            self.diags.error(f.loc, "function with '__kernel' attribute must have a void return "
+                                    "type")
+        f.reqd_work_group_size = self.work_group_size_attribute(f)
+
+    def check_kernel_param(self, p: A.ParamDecl) -> None:
+        if p.type.is_pointer and p.type.pointee.address_space not in _KERNEL_POINTER_SPACES:
+            self.diags.error(p.loc, "pointer arguments to kernel functions must reside in "
+                                    "'__global', '__constant', or '__local' address space")
+        elif p.type.unqualified() == T.BOOL:
+            self.diags.error(p.loc, "kernel parameter cannot be declared as a bool")
+
+    def work_group_size_attribute(self, f: A.FunctionDecl) -> tuple[int, int, int] | None:
+        result = None
+        for attr in f.attributes:
+            if attr.name != "reqd_work_group_size":
+                continue
+            values = [fold_int(self.rvalue(a)) for a in attr.args]
+            if len(values) != 3 or any(v is None or v <= 0 for v in values):
+                self.diags.error(attr.loc, "'reqd_work_group_size' attribute requires three "
+                                           "positive integer constants")
+            else:
+                result = tuple(values)
+        return result
+
+    def function_body(self, f: A.FunctionDecl) -> None:
+        self.function = f
+        self.scopes.append({})
+        for p in f.params:
+            if not p.name:
+                self.diags.error(p.loc, "parameter name omitted")
+            else:
+                self.declare(p.name, p, p.loc)
+        for item in f.body.items:
+            self.stmt(item)
+        self.scopes.pop()
+        self.function = None
+
+    # ---- variables ----------------------------------------------------------------------------
+    def var_decl(self, d: A.VarDecl, program_scope: bool = False) -> None:
+        d.type = self.resolve_type(d.type, d.loc)
+        space = self.variable_space(d, program_scope)
+        if space is not None:
+            d.type = T.with_address_space(d.type, space)
+        constant = space is T.AddressSpace.CONSTANT
+        if d.init is not None and not d.type.is_error:
+            d.init, d.type = self.check_initializer(d.type, d.init, constant)
+        elif constant and not d.type.is_error:
+            self.diags.error(d.loc, "variable in constant address space must be initialized")
+        if d.type.is_array and d.type.length is None:
+            self.diags.error(d.loc, f"definition of variable with array type needs an explicit "
+                                    f"size or an initializer")
+        if d.type.is_void:
+            self.diags.error(d.loc, f"variable has incomplete type 'void'")
+        self.declare(d.name, d, d.loc)
+
+    def variable_space(self, d: A.VarDecl, program_scope: bool) -> T.AddressSpace | None:
+        """The address space of a variable, after checking OpenCL C 6.5's placement rules."""
+        space = d.type.address_space
+        if program_scope:
+            if space is not T.AddressSpace.CONSTANT:
+                self.diags.error(d.loc, "program scope variable must reside in constant address "
+                                        "space")
+            return T.AddressSpace.CONSTANT
+        if space is T.AddressSpace.LOCAL:
+            if not self.function.is_kernel:
+                self.diags.error(d.loc, "non-kernel function variable cannot be declared in local "
+                                        "address space")
+            if d.init is not None:
+                self.diags.error(d.init.loc, "'__local' variable cannot have an initializer")
+                d.init = None
+            return space
+        if space in (T.AddressSpace.GLOBAL, T.AddressSpace.GENERIC):
+            self.diags.error(d.loc, f"function scope variable cannot be declared in "
+                                    f"{space.value} address space")
+        return space if space is T.AddressSpace.CONSTANT else T.AddressSpace.PRIVATE
+
+    # ---- statements ---------------------------------------------------------------------------
+    def stmt(self, s: A.Stmt) -> None:
+        getattr(self, "stmt_" + type(s).__name__)(s)
+
+    def stmt_CompoundStmt(self, s: A.CompoundStmt) -> None:
+        self.scopes.append({})
+        for item in s.items:
+            self.stmt(item)
+        self.scopes.pop()
+
+    def stmt_DeclStmt(self, s: A.DeclStmt) -> None:
+        for d in s.decls:
+            if isinstance(d, A.FunctionDecl):
+                self.diags.error(d.loc, "function declarations inside a function are not supported")
+            else:
+                self.var_decl(d)
+
+    def stmt_ExprStmt(self, s: A.ExprStmt) -> None:
+        s.expr = self.check(s.expr)
+
+    def stmt_NullStmt(self, s: A.NullStmt) -> None:
+        pass
+
+    def stmt_IfStmt(self, s: A.IfStmt) -> None:
+        s.cond = self.condition(s.cond)
+        self.stmt(s.then)
+        if s.else_ is not None:
+            self.stmt(s.else_)
+
+    def loop_body(self, s: A.Stmt, body: A.Stmt) -> None:
+        self.targets.append(s)
+        self.stmt(body)
+        self.targets.pop()
+
+    def stmt_WhileStmt(self, s: A.WhileStmt) -> None:
+        s.cond = self.condition(s.cond)
+        self.loop_body(s, s.body)
+
+    def stmt_DoWhileStmt(self, s: A.DoWhileStmt) -> None:
+        self.loop_body(s, s.body)
+        s.cond = self.condition(s.cond)
+
+    def stmt_ForStmt(self, s: A.ForStmt) -> None:
+        self.scopes.append({})
+        if s.init is not None:
+            self.stmt(s.init)
+        if s.cond is not None:
+            s.cond = self.condition(s.cond)
+        if s.step is not None:
+            s.step = self.check(s.step)
+        self.loop_body(s, s.body)
+        self.scopes.pop()
+
+    def stmt_SwitchStmt(self, s: A.SwitchStmt) -> None:
+        s.cond = self.rvalue(s.cond)
+        if not s.cond.type.is_error and not s.cond.type.is_integer:
+            self.diags.error(s.cond.loc, f"statement requires expression of integer type "
+                                         f"('{s.cond.type}' invalid)")
+        elif s.cond.type.is_integer:
+            s.cond = self.convert(s.cond, T.INT if s.cond.type.rank < T.INT.rank else s.cond.type)
+        self.switches.append(s)
+        self.loop_body(s, s.body)
+        self.switches.pop()
+
+    def stmt_CaseStmt(self, s: A.CaseStmt) -> None:
+        switch = self.switches[-1] if self.switches else None
+        s.expr = self.rvalue(s.expr)
+        value = fold_int(s.expr)
+        if switch is None:
+            self.diags.error(s.loc, "'case' statement not in switch statement")
+        elif value is None:
+            if not s.expr.type.is_error:
+                self.diags.error(s.expr.loc, "case value is not an integer constant expression")
+        else:
+            self.add_case(switch, s, value)
+        self.stmt(s.body)
+
+    def add_case(self, switch: A.SwitchStmt, s: A.CaseStmt, value: int) -> None:
+        t = switch.cond.type
+        s.value = t.wrap(value) if t.is_integer else value
+        if any(c.value == s.value for c in switch.cases):
+            self.diags.error(s.expr.loc, f"duplicate case value '{s.value}'")
+        switch.cases.append(s)
+
+    def stmt_DefaultStmt(self, s: A.DefaultStmt) -> None:
+        switch = self.switches[-1] if self.switches else None
+        if switch is None:
+            self.diags.error(s.loc, "'default' statement not in switch statement")
+        elif switch.default is not None:
+            self.diags.error(s.loc, "multiple default labels in one switch")
+        else:
+            switch.default = s
+        self.stmt(s.body)
+
+    def stmt_BreakStmt(self, s: A.BreakStmt) -> None:
+        if not self.targets:
+            self.diags.error(s.loc, "'break' statement not in loop or switch statement")
+        else:
+            s.target = self.targets[-1]
+
+    def stmt_ContinueStmt(self, s: A.ContinueStmt) -> None:
+        loops = [t for t in self.targets if not isinstance(t, A.SwitchStmt)]
+        if not loops:
+            self.diags.error(s.loc, "'continue' statement not in loop statement")
+        else:
+            s.target = loops[-1]
+
+    def stmt_ReturnStmt(self, s: A.ReturnStmt) -> None:
+        f = self.function
+        if s.value is None:
+            if not f.result_type.is_void:
+                self.diags.error(s.loc, f"non-void function '{f.name}' should return a value")
+            return
+        s.value = self.rvalue(s.value)
+        if f.result_type.is_void:
+            if not s.value.type.is_void and not s.value.type.is_error:
+                self.diags.error(s.value.loc, f"void function '{f.name}' should not return a "
+                                              f"value")
+            return
+        s.value = self.convert(s.value, f.result_type, "returning '{source}' from a function with "
+                                                       "incompatible result type '{target}'")
+
+    # ---- calls --------------------------------------------------------------------------------
+    def check_call(self, e: A.Call) -> A.Expr:
+        if not isinstance(e.callee, A.VarRef):
+            return self.error(e, "called object is not a function")
+        name = e.callee.name
+        decl = self.lookup(name)
+        args = [self.rvalue(a) for a in e.args]
+        if isinstance(decl, A.FunctionDecl):
+            return self.user_call(e, decl, args)
+        if decl is None and is_builtin(name):
+            return self.builtin_call(e, name, args)
+        if decl is None:
+            return self.error(e, f"implicit declaration of function '{name}' is invalid in OpenCL")
+        return self.error(e, f"called object type '{decl.type}' is not a function")
+
+    def user_call(self, e: A.Call, f: A.FunctionDecl, args: list[A.Expr]) -> A.Expr:
+        if len(args) != len(f.params):
+            few = "few" if len(args) < len(f.params) else "many"
+            return self.error(e, f"too {few} arguments to function call, expected "
+                                 f"{len(f.params)}, have {len(args)}")
+        e.args = [self.convert(a, p.type, "passing '{source}' to parameter of incompatible type "
+                                          "'{target}'") for a, p in zip(args, f.params)]
+        e.function, e.type = f, f.result_type.unqualified()
+        e.callee.decl = f
+        self.calls.append((self.function, e))
+        return e
+
+    def builtin_call(self, e: A.Call, name: str, args: list[A.Expr]) -> A.Expr:
+        if any(a.type.is_error for a in args):
+            return _poisoned(e)
+        found = resolve(overloads(name), [a.type for a in args])
+        if found.chosen is None:
+            return self.overload_error(e, name, args, found)
+        chosen = found.chosen
+        converted = [self.convert(a, p) for a, p in zip(args, chosen.params)]
+        return A.BuiltinCall(e.loc, chosen.builtin, chosen, converted, type=chosen.result)
+
+    def overload_error(self, e: A.Call, name: str, args: list[A.Expr], found) -> A.Expr:
+        types = ", ".join(f"'{a.type}'" for a in args) or "no arguments"
+        if found.ambiguous:
+            self.diags.error(e.loc, f"call to '{name}' is ambiguous (arguments: {types})")
+            candidates = found.ambiguous
+        else:
+            self.diags.error(e.loc, f"no matching function for call to '{name}' (arguments: "
+                                    f"{types})")
+            candidates = found.candidates
+        for c in candidates:
+            self.diags.note(None, f"candidate function: {c}")
+        return _poisoned(e)
+
+    # ---- whole-program checks -----------------------------------------------------------------
+    def link_calls(self) -> None:
+        definitions = {f.name: f for f in self.scopes[0].values()
+                       if isinstance(f, A.FunctionDecl) and f.body is not None}
+        for caller, call in self.calls:
+            call.function.definition = definitions.get(call.function.name)
+            if call.function.definition is None:
+                self.diags.error(call.loc, f"function '{call.function.name}' is declared but "
+                                           f"never defined")
+
+    def check_recursion(self) -> None:
+        graph: dict[str, list[A.Call]] = {}
+        for caller, call in self.calls:
+            graph.setdefault(caller.name, []).append(call)
+        state: dict[str, str] = {}
+        for name in graph:
+            self.visit_calls(name, graph, state)
+
+    def visit_calls(self, name: str, graph, state) -> None:
+        """Depth-first search; a call to a function still on the stack closes a cycle."""
+        if state.get(name):
+            return
+        state[name] = "active"
+        for call in graph.get(name, []):
+            callee = call.function.name
+            if state.get(callee) == "active":
+                self.diags.error(call.loc, f"recursive call to '{callee}' is not allowed in "
+                                           f"OpenCL")
+            else:
+                self.visit_calls(callee, graph, state)
+        state[name] = "done"
+
+
+def _poisoned(e: A.Expr) -> A.Expr:
+    e.type, e.lvalue = T.ERROR, False
+    return e
+
+
+def analyze(tu: A.TranslationUnit, options: BuildOptions, diags: Diagnostics) -> A.TranslationUnit:
+    """Type-check tu in place (see ast.py for what is guaranteed afterwards)."""
+    return Sema(options, diags).translation_unit(tu)

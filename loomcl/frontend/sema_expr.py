@@ -1,0 +1,377 @@
+"""Semantic analysis of expressions: types, implicit conversions, lvalues (C 6.5, OpenCL C 6.3).
+
+`check(e)` returns the typed version of e (often e itself, sometimes a replacement node such as
+PointerArith for `p + i` or an IntLiteral for sizeof) and may leave an lvalue. `rvalue(e)` is what
+operators use: it checks e and then applies C's lvalue conversions explicitly, a LOAD cast for an
+object, ARRAY_TO_POINTER for an array. `convert(e, t)` inserts the implicit conversion of an rvalue
+to type t as a Cast, reporting incompatible types. After an error an expression gets types.ERROR,
+which every check passes through silently, so one mistake produces one message.
+"""
+from __future__ import annotations
+
+from . import ast as A
+from . import types as T
+from .constfold import fold
+from .conversions import (address_space_convertible, cast_kind, compatible_pointees,
+                          pointer_assignable, promote, usual_arithmetic)
+
+_ARITH_ONLY = {A.BinaryOp.MUL, A.BinaryOp.DIV}
+_INTEGER_ONLY = {A.BinaryOp.MOD, A.BinaryOp.BIT_AND, A.BinaryOp.BIT_OR, A.BinaryOp.BIT_XOR,
+                 A.BinaryOp.SHL, A.BinaryOp.SHR}
+
+
+def implicit(e: A.Expr, kind: A.CastKind, t: T.Type) -> A.Cast:
+    return A.Cast(e.loc, kind, e, implicit=True, type=t)
+
+
+def is_null_constant(e: A.Expr) -> bool:
+    """An integer constant expression with value 0 (C 6.3.2.3), which converts to any pointer."""
+    return e.type is not None and e.type.is_integer and fold(e) == 0
+
+
+class ExpressionChecker:
+    """Mixin for Sema: needs self.diags, self.lookup(name), self.check_call(call)."""
+
+    # ---- entry points -------------------------------------------------------------------------
+    def check(self, e: A.Expr) -> A.Expr:
+        method = getattr(self, "check_" + type(e).__name__)
+        return method(e)
+
+    def rvalue(self, e: A.Expr) -> A.Expr:
+        return self.to_rvalue(self.check(e))
+
+    def to_rvalue(self, e: A.Expr) -> A.Expr:
+        if not e.lvalue:
+            return e
+        if e.type.is_array:
+            return implicit(e, A.CastKind.ARRAY_TO_POINTER, T.pointer_to(e.type.element))
+        return implicit(e, A.CastKind.LOAD, e.type.unqualified())
+
+    def condition(self, e: A.Expr) -> A.Expr:
+        """e as a truth value: a scalar converted to bool (if/while/for, !, &&, ||, ?:)."""
+        e = self.rvalue(e)
+        if e.type.is_error:
+            return e
+        kind = cast_kind(e.type, T.BOOL)
+        if kind is None or not e.type.is_scalar:
+            return self.error(e, f"statement requires expression of scalar type ('{e.type}' invalid)")
+        return e if e.type.is_bool else implicit(e, kind, T.BOOL)
+
+    def error(self, e: A.Expr, message: str, loc=None) -> A.Expr:
+        self.diags.error(loc or e.loc, message)
+        e.type, e.lvalue = T.ERROR, False
+        return e
+
+    def convert(self, e: A.Expr, target: T.Type,
+                message: str = "assigning to '{target}' from incompatible type '{source}'") -> A.Expr:
+        """The rvalue e implicitly converted to target (C 6.5.16.1 simple assignment rules)."""
+        target = target.unqualified()
+        if e.type.is_error or target.is_error or e.type.unqualified() == target:
+            return e
+        kind = self.implicit_kind(e, target)
+        if kind is None:
+            self.diags.error(e.loc, message.format(target=target, source=e.type))
+            return e
+        return e if kind is A.CastKind.NOOP else implicit(e, kind, target)
+
+    def implicit_kind(self, e: A.Expr, target: T.Type) -> A.CastKind | None:
+        source = e.type.unqualified()
+        if source.is_arithmetic and target.is_arithmetic:
+            return cast_kind(source, target)
+        if target.is_pointer and source.is_pointer:
+            if pointer_assignable(source, target):
+                return A.CastKind.NOOP if source == target else A.CastKind.POINTER_TO_POINTER
+            return None
+        if target.is_pointer and is_null_constant(e):
+            return A.CastKind.NULL_TO_POINTER
+        if target.is_bool and source.is_pointer:
+            return A.CastKind.POINTER_TO_BOOL
+        return None
+
+    # ---- primaries ----------------------------------------------------------------------------
+    def check_IntLiteral(self, e: A.IntLiteral) -> A.Expr:
+        return e
+
+    def check_FloatLiteral(self, e: A.FloatLiteral) -> A.Expr:
+        return e
+
+    def check_StringLiteral(self, e: A.StringLiteral) -> A.Expr:
+        return self.error(e, "string literals are not supported outside printf")
+
+    def check_VarRef(self, e: A.VarRef) -> A.Expr:
+        decl = self.lookup(e.name)
+        if decl is None:
+            return self.error(e, f"use of undeclared identifier '{e.name}'")
+        if isinstance(decl, A.FunctionDecl):
+            return self.error(e, f"function '{e.name}' used as a value (OpenCL has no function "
+                                 f"pointers)")
+        e.decl, e.type, e.lvalue = decl, decl.type, True
+        if isinstance(decl, A.ParamDecl):  # parameters are private variables
+            e.type = T.with_address_space(decl.type, T.AddressSpace.PRIVATE)
+        return e
+
+    def check_InitList(self, e: A.InitList) -> A.Expr:
+        return self.error(e, "initializer list is only allowed in a declaration")
+
+    # ---- unary operators ----------------------------------------------------------------------
+    def check_Unary(self, e: A.Unary) -> A.Expr:
+        if e.op is A.UnaryOp.LOGICAL_NOT:
+            e.operand = self.condition(e.operand)
+            e.type = T.ERROR if e.operand.type.is_error else T.INT
+            return e
+        e.operand = self.rvalue(e.operand)
+        t = e.operand.type
+        if t.is_error:
+            return _poison(e)
+        wanted_integer = e.op is A.UnaryOp.BIT_NOT
+        if not (t.is_integer if wanted_integer else t.is_arithmetic):
+            return self.error(e, f"invalid argument type '{t}' to unary expression")
+        e.operand = self.convert(e.operand, promote(t))
+        e.type = promote(t)
+        return e
+
+    def check_AddressOf(self, e: A.AddressOf) -> A.Expr:
+        e.operand = self.check(e.operand)
+        if e.operand.type.is_error:
+            return _poison(e)
+        if not e.operand.lvalue:
+            return self.error(e, "cannot take the address of an rvalue of type "
+                                 f"'{e.operand.type}'")
+        e.type = T.pointer_to(e.operand.type)
+        return e
+
+    def check_Deref(self, e: A.Deref) -> A.Expr:
+        e.operand = self.rvalue(e.operand)
+        t = e.operand.type
+        if t.is_error:
+            return _poison(e)
+        if not t.is_pointer:
+            return self.error(e, f"indirection requires pointer operand ('{t}' invalid)")
+        if t.pointee.is_void:
+            return self.error(e, f"indirection of a '{t}' pointer is not allowed")
+        e.type, e.lvalue = t.pointee, True
+        return e
+
+    def check_IncDec(self, e: A.IncDec) -> A.Expr:
+        e.operand = self.check(e.operand)
+        t = e.operand.type
+        if t.is_error:
+            return _poison(e)
+        if not self.require_modifiable(e.operand, e.loc):
+            return _poison(e)
+        if not (t.is_arithmetic or t.is_pointer):
+            return self.error(e, f"cannot increment or decrement value of type '{t}'")
+        e.type = t.unqualified()
+        return e
+
+    def check_SizeOf(self, e: A.SizeOf) -> A.Expr:
+        t = self.resolve_type(e.type_operand, e.loc) if e.type_operand is not None else \
+            self.check(e.operand).type
+        if t.is_error:
+            return _poison(e)
+        try:
+            size = t.size
+        except TypeError:
+            return self.error(e, f"invalid application of 'sizeof' to type '{t}'")
+        return A.IntLiteral(e.loc, size, type=T.SIZE_T)
+
+    def check_Cast(self, e: A.Cast) -> A.Expr:
+        e.operand = self.rvalue(e.operand)
+        target = self.resolve_type(e.type, e.loc)
+        source = e.operand.type
+        if source.is_error or target.is_error:
+            return _poison(e)
+        kind = cast_kind(source, target) if (source.is_scalar or target.is_void) else None
+        if kind is None or not (target.is_scalar or target.is_void):
+            return self.error(e, f"cannot cast from type '{source}' to '{target}'")
+        if source.is_pointer and target.is_pointer and not self.castable_spaces(source, target):
+            return self.error(e, f"casting '{source}' to type '{target}' changes address space "
+                                 f"of pointer")
+        e.kind, e.type = kind, target.unqualified()
+        return e
+
+    @staticmethod
+    def castable_spaces(source: T.PointerType, target: T.PointerType) -> bool:
+        s, t = source.pointee.address_space, target.pointee.address_space
+        return address_space_convertible(s, t) or address_space_convertible(t, s)
+
+    # ---- binary operators ---------------------------------------------------------------------
+    def check_Binary(self, e: A.Binary) -> A.Expr:
+        if e.op.is_logical:
+            e.left, e.right = self.condition(e.left), self.condition(e.right)
+            e.type = T.ERROR if _has_error(e.left, e.right) else T.INT
+            return e
+        e.left, e.right = self.rvalue(e.left), self.rvalue(e.right)
+        if _has_error(e.left, e.right):
+            return _poison(e)
+        lt, rt = e.left.type, e.right.type
+        if lt.is_pointer or rt.is_pointer:
+            return self.pointer_binary(e)
+        if e.op in _INTEGER_ONLY and not (lt.is_integer and rt.is_integer) or \
+                not (lt.is_arithmetic and rt.is_arithmetic):
+            return self.invalid_operands(e)
+        if e.op.is_shift:
+            return self.shift(e)
+        common = usual_arithmetic(lt, rt)
+        e.left, e.right = self.convert(e.left, common), self.convert(e.right, common)
+        e.type = T.INT if e.op.is_comparison else common
+        return e
+
+    def shift(self, e: A.Binary) -> A.Expr:
+        result = promote(e.left.type)
+        e.left = self.convert(e.left, result)
+        e.right = self.convert(e.right, result)
+        e.type = result
+        return e
+
+    def invalid_operands(self, e: A.Binary) -> A.Expr:
+        return self.error(e, f"invalid operands to binary expression ('{e.left.type}' and "
+                             f"'{e.right.type}')")
+
+    def pointer_binary(self, e: A.Binary) -> A.Expr:
+        lt, rt = e.left.type, e.right.type
+        if e.op in (A.BinaryOp.ADD, A.BinaryOp.SUB) and lt.is_pointer and rt.is_integer:
+            return self.pointer_arith(e, e.op, e.left, e.right)
+        if e.op is A.BinaryOp.ADD and lt.is_integer and rt.is_pointer:
+            return self.pointer_arith(e, e.op, e.right, e.left)
+        if e.op is A.BinaryOp.SUB and lt.is_pointer and rt.is_pointer:
+            if not compatible_pointees(lt, rt):
+                return self.error(e, f"'{lt}' and '{rt}' are not pointers to compatible types")
+            return A.PointerDiff(e.loc, e.left, e.right, type=T.PTRDIFF_T)
+        if e.op.is_comparison:
+            return self.pointer_compare(e)
+        return self.invalid_operands(e)
+
+    def pointer_arith(self, e: A.Expr, op: A.BinaryOp, pointer: A.Expr, offset: A.Expr) -> A.Expr:
+        pointee = pointer.type.pointee
+        if pointee.is_void or pointee.is_function:
+            return self.error(e, f"arithmetic on a pointer to '{pointee}'")
+        offset = self.convert(offset, T.LONG)
+        return A.PointerArith(e.loc, op, pointer, offset, type=pointer.type.unqualified())
+
+    def pointer_compare(self, e: A.Binary) -> A.Expr:
+        lt, rt = e.left.type, e.right.type
+        if lt.is_pointer and rt.is_pointer and compatible_pointees(lt, rt):
+            e.right = self.convert_pointer_for_compare(e.right, lt)
+        elif lt.is_pointer and is_null_constant(e.right):
+            e.right = implicit(e.right, A.CastKind.NULL_TO_POINTER, lt.unqualified())
+        elif rt.is_pointer and is_null_constant(e.left):
+            e.left = implicit(e.left, A.CastKind.NULL_TO_POINTER, rt.unqualified())
+        else:
+            return self.error(e, f"comparison of distinct pointer types ('{lt}' and '{rt}')")
+        e.type = T.INT
+        return e
+
+    def convert_pointer_for_compare(self, e: A.Expr, target: T.PointerType) -> A.Expr:
+        if e.type.unqualified() == target.unqualified():
+            return e
+        return implicit(e, A.CastKind.POINTER_TO_POINTER, target.unqualified())
+
+    # ---- assignment, conditional, comma -------------------------------------------------------
+    def require_modifiable(self, target: A.Expr, loc) -> bool:
+        t = target.type
+        if not target.lvalue:
+            self.diags.error(loc, "expression is not assignable")
+        elif t.is_array:
+            self.diags.error(loc, f"array type '{t}' is not assignable")
+        elif t.address_space is T.AddressSpace.CONSTANT:
+            self.diags.error(loc, "cannot assign to a variable in the __constant address space")
+        elif t.quals.const:
+            self.diags.error(loc, f"cannot assign to a variable of const-qualified type '{t}'")
+        else:
+            return True
+        return False
+
+    def check_Assign(self, e: A.Assign) -> A.Expr:
+        e.target = self.check(e.target)
+        e.value = self.rvalue(e.value)
+        if _has_error(e.target, e.value) or not self.require_modifiable(e.target, e.loc):
+            return _poison(e)
+        e.value = self.convert(e.value, e.target.type)
+        e.type = e.target.type.unqualified()
+        return e
+
+    def check_CompoundAssign(self, e: A.CompoundAssign) -> A.Expr:
+        e.target = self.check(e.target)
+        e.value = self.rvalue(e.value)
+        if _has_error(e.target, e.value) or not self.require_modifiable(e.target, e.loc):
+            return _poison(e)
+        t, vt = e.target.type.unqualified(), e.value.type
+        e.type = t
+        if t.is_pointer and e.op in (A.BinaryOp.ADD, A.BinaryOp.SUB) and vt.is_integer:
+            e.value, e.computation_type = self.convert(e.value, T.LONG), t
+            return e
+        integer_only = e.op in _INTEGER_ONLY
+        if not (t.is_arithmetic and vt.is_arithmetic) or \
+                (integer_only and not (t.is_integer and vt.is_integer)):
+            return self.error(e, f"invalid operands to binary expression ('{t}' and '{vt}')")
+        computation = promote(t) if e.op.is_shift else usual_arithmetic(t, vt)
+        e.value = self.convert(e.value, computation)
+        e.computation_type = computation
+        e.to_computation, e.from_computation = cast_kind(t, computation), cast_kind(computation, t)
+        return e
+
+    def check_Conditional(self, e: A.Conditional) -> A.Expr:
+        e.cond = self.condition(e.cond)
+        e.then, e.else_ = self.rvalue(e.then), self.rvalue(e.else_)
+        if _has_error(e.cond, e.then, e.else_):
+            return _poison(e)
+        result = self.conditional_type(e.then, e.else_)
+        if result is None:
+            return self.error(e, f"incompatible operand types ('{e.then.type}' and "
+                                 f"'{e.else_.type}')")
+        if not result.is_void:
+            e.then, e.else_ = self.convert(e.then, result), self.convert(e.else_, result)
+        e.type = result
+        return e
+
+    def conditional_type(self, a: A.Expr, b: A.Expr) -> T.Type | None:
+        at, bt = a.type.unqualified(), b.type.unqualified()
+        if at.is_arithmetic and bt.is_arithmetic:
+            return usual_arithmetic(at, bt)
+        if at.is_void and bt.is_void:
+            return T.VOID
+        if at.is_pointer and (at == bt or is_null_constant(b)):
+            return at
+        if bt.is_pointer and is_null_constant(a):
+            return bt
+        if at.is_pointer and bt.is_pointer and pointer_assignable(bt, at):
+            return at
+        if at.is_pointer and bt.is_pointer and pointer_assignable(at, bt):
+            return bt
+        return None
+
+    def check_Comma(self, e: A.Comma) -> A.Expr:
+        e.left = self.check(e.left)
+        e.right = self.rvalue(e.right)
+        e.type = e.right.type
+        return e
+
+    # ---- postfix ------------------------------------------------------------------------------
+    def check_Index(self, e: A.Index) -> A.Expr:
+        e.base, e.index = self.rvalue(e.base), self.rvalue(e.index)
+        if _has_error(e.base, e.index):
+            return _poison(e)
+        if e.index.type.is_pointer and e.base.type.is_integer:
+            e.base, e.index = e.index, e.base  # i[a] is a[i]
+        if not e.base.type.is_pointer:
+            return self.error(e, "subscripted value is not an array or pointer")
+        if not e.index.type.is_integer:
+            return self.error(e, "array subscript is not an integer")
+        if e.base.type.pointee.is_void:
+            return self.error(e, f"subscript of pointer to incomplete type '{e.base.type.pointee}'")
+        e.index = self.convert(e.index, T.LONG)
+        e.type, e.lvalue = e.base.type.pointee, True
+        return e
+
+    def check_Call(self, e: A.Call) -> A.Expr:
+        return self.check_call(e)
+
+
+def _has_error(*exprs: A.Expr) -> bool:
+    return any(x.type is None or x.type.is_error for x in exprs)
+
+
+def _poison(e: A.Expr) -> A.Expr:
+    e.type, e.lvalue = T.ERROR, False
+    return e

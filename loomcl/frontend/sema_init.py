@@ -1,0 +1,76 @@
+"""Semantic analysis of initializers (C 6.7.9), as far as OpenCL C kernels need them.
+
+A scalar is initialized by an expression (optionally in braces) converted to its type. An array is
+initialized by a brace list; nested arrays take either a nested brace list or, with brace elision,
+the next run of scalars (`int a[2][2] = {1, 2, 3, 4}`). `float c[] = {...}` takes its length from
+the list. Missing trailing elements are zero (the AST records only the ones written).
+
+When the variable needs a constant initializer (program scope and `__constant`), each scalar is
+folded and replaced by an IntLiteral/FloatLiteral of the element type, so the lowering can emit the
+data directly.
+"""
+from __future__ import annotations
+
+from . import ast as A
+from . import types as T
+from .constfold import fold, round_to
+
+
+class InitializerChecker:
+    """Mixin for Sema."""
+
+    def check_initializer(self, t: T.Type, init: A.Expr, constant: bool) -> tuple[A.Expr, T.Type]:
+        """The checked initializer and the variable's type (completed if it was `T x[]`)."""
+        if not t.is_array:
+            return self.scalar_initializer(t, init, constant), t
+        if not isinstance(init, A.InitList):
+            self.diags.error(init.loc, "array initializer must be an initializer list")
+            return init, t
+        result, used = self.array_initializer(t, init.items, 0, init.loc, constant)
+        if used < len(init.items):
+            self.diags.error(init.items[used].loc, "excess elements in array initializer")
+        return result, result.type
+
+    def array_initializer(self, t: T.ArrayType, items: list[A.Expr], pos: int, loc,
+                          constant: bool) -> tuple[A.InitList, int]:
+        out: list[A.Expr] = []
+        while pos < len(items) and (t.length is None or len(out) < t.length):
+            item = items[pos]
+            if t.element.is_array and isinstance(item, A.InitList):
+                sub, used = self.array_initializer(t.element, item.items, 0, item.loc, constant)
+                if used < len(item.items):
+                    self.diags.error(item.items[used].loc, "excess elements in array initializer")
+                out.append(sub)
+                pos += 1
+            elif t.element.is_array:
+                sub, pos = self.array_initializer(t.element, items, pos, item.loc, constant)
+                out.append(sub)
+            else:
+                out.append(self.scalar_initializer(t.element, item, constant))
+                pos += 1
+        length = t.length if t.length is not None else len(out)
+        return A.InitList(loc, out, type=T.array_of(t.element, length, t.quals)), pos
+
+    def scalar_initializer(self, t: T.Type, init: A.Expr, constant: bool) -> A.Expr:
+        if isinstance(init, A.InitList):
+            if len(init.items) != 1:
+                self.diags.error(init.loc, "scalar initializer must hold exactly one element")
+                return init
+            init = init.items[0]
+        value = self.convert(self.rvalue(init), t,
+                             "initializing '{target}' with an expression of incompatible type "
+                             "'{source}'")
+        return self.constant_literal(value, t) if constant else value
+
+    def constant_literal(self, e: A.Expr, t: T.Type) -> A.Expr:
+        if e.type.is_error:
+            return e
+        value = fold(e)
+        if value is None:
+            self.diags.error(e.loc, "initializer element is not a compile-time constant")
+            return e
+        t = t.unqualified()
+        value = round_to(t, value)
+        if t.is_integer:
+            return A.IntLiteral(e.loc, value, type=t)
+        return A.FloatLiteral(e.loc, value, type=t)
