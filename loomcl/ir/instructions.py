@@ -365,9 +365,11 @@ class MathFunction(enum.Enum):
 
 
 class MathCall(Instruction):
+    """`math_function` names the builtin (not `function`: that is the enclosing Function)."""
+
     def __init__(self, function: MathFunction, args: list[Value], type: ty.Type, name: str = "") -> None:
         super().__init__(type, args, name)
-        self.function = function
+        self.math_function = function
 
     args = property(lambda self: self.operands)
 

@@ -143,7 +143,7 @@ class FunctionPrinter:
         if isinstance(i, ins.Call):
             return f"call @{i.callee.name}({self.operands(i.args)})"
         if isinstance(i, ins.MathCall):
-            return f"math.{i.function.value} {i.type} {self.operands(i.args)}"
+            return f"math.{i.math_function.value} {i.type} {self.operands(i.args)}"
         if isinstance(i, ins.WorkItemQuery):
             return f"{i.query.value} {i.dim}"
         if isinstance(i, ins.Barrier):

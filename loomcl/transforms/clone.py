@@ -1,0 +1,102 @@
+"""Deep copies of functions and modules, mapping every value and block to its copy.
+
+The pipeline runs once per (kernel, local size) and rewrites the kernel in place, so it works on a
+fresh copy of the module each time; the frontend's module stays as lowering made it.
+
+`clone_instruction` builds one instruction with remapped operands; `clone_blocks` copies a set of
+blocks into a function (this is also how inlining copies a callee and how sub-CFG formation
+replicates sub-CFGs). Values not in the map (constants, arguments of an enclosing function, globals
+shared on purpose) stay as they are. Forward references (a phi's value from a later block) are
+resolved by building every instruction first with its original operands and remapping afterwards.
+"""
+from __future__ import annotations
+
+import copy
+
+from ..ir import instructions as ins
+from ..ir.function import Block, Function, Module, ParallelLoop
+from ..ir.values import GlobalVariable, Value
+
+
+def clone_instruction(inst: ins.Instruction) -> ins.Instruction:
+    """A copy of `inst` with the same operands and fields, not placed in any block."""
+    new = copy.copy(inst)
+    new.users = []
+    new.block = None
+    new._operands = []
+    for operand in inst.operands:
+        new._add_operand(operand)
+    if isinstance(inst, ins.Phi):
+        new.incoming_blocks = list(inst.incoming_blocks)
+    if isinstance(inst, ins.Switch):
+        new.cases = list(inst.cases)
+    return new
+
+
+def remap_instruction(inst: ins.Instruction, values: dict, blocks: dict) -> None:
+    """Replace operands and successor/incoming blocks found in the maps."""
+    for i, operand in enumerate(inst.operands):
+        if operand in values:
+            inst.set_operand(i, values[operand])
+    if isinstance(inst, ins.Phi):
+        inst.incoming_blocks = [blocks.get(b, b) for b in inst.incoming_blocks]
+    if inst.is_terminator:
+        for succ in set(inst.successors):
+            if succ in blocks:
+                inst.replace_successor(succ, blocks[succ])
+
+
+def clone_blocks(blocks: list[Block], into: Function, values: dict, suffix: str = "") -> dict:
+    """Copy `blocks` (in order) to the end of `into`; extends `values` with the instruction map and
+    returns the block map. Operands and successors inside the copied set point to the copies."""
+    block_map = {}
+    for block in blocks:
+        block_map[block] = into.add_block(block.name + suffix)
+    copies = []
+    for block in blocks:
+        for inst in block.instructions:
+            new = clone_instruction(inst)
+            values[inst] = new
+            block_map[block].append(new)
+            copies.append(new)
+    for new in copies:
+        remap_instruction(new, values, block_map)
+    return block_map
+
+
+def clone_function(function: Function, name: str | None = None, values: dict | None = None) -> Function:
+    """A deep copy of `function`; `values` (optional, filled in) maps originals to copies and may
+    come pre-filled (e.g. module globals to their copies, callees in `call` via `callees`)."""
+    values = {} if values is None else values
+    new = Function(name or function.name, function.return_type, [p.type for p in function.params],
+                   [p.name for p in function.params], function.is_kernel)
+    new.attributes = function.attributes
+    new.local_size = function.local_size
+    values.update(zip(function.params, new.params))
+    for var in function.local_variables:
+        copy_var = GlobalVariable(var.name, var.value_type, var.address_space, var.initializer)
+        values[var] = copy_var
+        new.local_variables.append(copy_var)
+    block_map = clone_blocks(function.blocks, new, values)
+    for loop in function.parallel_loops:
+        new.parallel_loops.append(ParallelLoop(block_map[loop.header], block_map[loop.latch],
+                                               {block_map[b] for b in loop.blocks}))
+    return new
+
+
+def clone_module(module: Module) -> Module:
+    """A deep copy: globals, functions, and calls retargeted to the copied callees."""
+    new = Module()
+    values: dict[Value, Value] = {}
+    for var in module.globals:
+        copy_var = GlobalVariable(var.name, var.value_type, var.address_space,
+                                  None if var.initializer is None else list(var.initializer))
+        values[var] = copy_var
+        new.globals.append(copy_var)
+    for function in module.functions.values():
+        new.add_function(clone_function(function, values=dict(values)))
+    for function in new.functions.values():
+        for inst in function.instructions():
+            if isinstance(inst, ins.Call):
+                inst.callee = new.functions[inst.callee.name]
+    return new
