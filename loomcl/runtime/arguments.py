@@ -184,7 +184,7 @@ class KernelArguments:
         def set_by_value(value) -> None:
             if isinstance(value, (Buffer, LocalMemory)) or value is None:
                 raise self._wrong(index, value, f"a {param.size}-byte value")
-            data = self._value_bytes(index, param, value)
+            data = self._check_value_size(index, param, self._value_bytes(index, param, value))
             storage = ctypes.create_string_buffer(data, max(len(data), 1))
             keep[0] = storage
             slots[index] = ctypes.addressof(storage)
@@ -192,13 +192,18 @@ class KernelArguments:
         return set_by_value
 
     def _value_bytes(self, index: int, param: KernelParam, value) -> bytes:
+        """The bytes of a vector or struct value: a structured numpy value (pyopencl's cltypes)
+        is taken as is, a sequence of numbers is converted to the vector's element type."""
         try:
-            if param.dtype is not None:
-                data = np.asarray(value, dtype=param.dtype).tobytes()
-            else:
-                data = memoryview(value).tobytes()
+            array = np.asarray(value)
+            if array.dtype.kind == "V" or param.dtype is None:
+                return np.ascontiguousarray(array).tobytes()
+            element = param.dtype.subdtype[0] if param.dtype.subdtype else param.dtype
+            return np.ascontiguousarray(array, dtype=element).tobytes()
         except (TypeError, ValueError) as exc:
             raise self._wrong(index, value, f"a value convertible to {param.type_name} ({exc})") from None
+
+    def _check_value_size(self, index: int, param: KernelParam, data: bytes) -> bytes:
         if len(data) != param.size:
             raise LogicError(
                 ROUTINE,

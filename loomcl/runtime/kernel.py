@@ -115,7 +115,7 @@ class Kernel:
             arena = args.place_locals(batch.static_local_bytes) if args.local_indices else batch.static_local_bytes
             if arena > self._local_limit:
                 self._too_much_local(arena)
-            pool.run(batch.descs, batch.count, batch.total_groups, pool.chunk_size(batch.total_groups), arena)
+            pool.run(batch.request_pointer, batch.total_groups, arena)
         if profiling:
             end = now_ns()
             return Event(queue, _NDRANGE, ProfilingInfo(queued, queued, start, end))

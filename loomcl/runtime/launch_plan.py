@@ -12,13 +12,13 @@ from __future__ import annotations
 import ctypes
 
 from .ndrange import launch_info, split_regions
-from .pool_native import RegionDesc
+from .pool_native import LaunchRequest, RegionDesc
 
 
 class RegionBatch:
     """Regions that run in one native call: their descriptors and the flat group count."""
 
-    __slots__ = ("descs", "count", "total_groups", "static_local_bytes", "_infos")
+    __slots__ = ("descs", "count", "total_groups", "static_local_bytes", "request", "request_pointer", "_infos")
 
     def __init__(self, entries: list, static_local_bytes: int) -> None:
         self.count = len(entries)
@@ -35,6 +35,8 @@ class RegionBatch:
             first += groups
         self.total_groups = first
         self.static_local_bytes = static_local_bytes
+        self.request = LaunchRequest(ctypes.addressof(self.descs), self.count, first)
+        self.request_pointer = ctypes.c_void_p(ctypes.addressof(self.request))
 
 
 class LaunchPlan:

@@ -20,11 +20,9 @@ import numpy as np
 
 from loomcl.codegen.abi import LOCAL_ALIGN
 
-from .pool_native import NativePool
+from .pool_native import CHUNKS_PER_THREAD, MAX_CHUNK, NativePool
 
 INITIAL_ARENA_BYTES = 64 * 1024
-MAX_CHUNK = 1024
-CHUNKS_PER_THREAD = 8
 
 
 def available_cores() -> int:
@@ -57,7 +55,7 @@ class WorkerPool:
         self._native: NativePool | None = None
         self._threads = max(1, int(threads))
         self._started: list[threading.Thread] = []
-        self._arena_bytes = 0
+        self._arena_bytes = -1  # forces _prepare (and the JIT) on the first launch
         self._arena_memory: list[np.ndarray] = []
         self._arena_table = None
         self._shut_down = False
@@ -79,27 +77,39 @@ class WorkerPool:
                 self._configure()
 
     def chunk_size(self, groups: int) -> int:
-        """Groups claimed at a time: ~CHUNKS_PER_THREAD chunks per thread, for dynamic balance."""
+        """Groups claimed at a time (the native launch computes the same): ~CHUNKS_PER_THREAD chunks
+        per thread, for dynamic load balance."""
         return max(1, min(MAX_CHUNK, groups // (self._threads * CHUNKS_PER_THREAD)))
 
-    def run(self, regions, region_count: int, total_groups: int, chunk: int, arena_bytes: int):
-        """Run `total_groups` groups described by a `RegionDesc` array; returns when all are done."""
+    def run(self, request: ctypes.c_void_p, total_groups: int, arena_bytes: int) -> None:
+        """Run a launch (`request` points to a pool_native.LaunchRequest); returns when all its
+        groups are done. Threads start on the first launch with more than one group."""
         with self._lock:
-            if self._native is None:
-                self._boot()
-            if arena_bytes > self._arena_bytes:
-                self._grow_arenas(arena_bytes)
-            if self._threads > 1 and len(self._started) < self._threads - 1 and total_groups > chunk:
-                self._start_workers()
-            self._native.run(ctypes.addressof(regions), region_count, total_groups, chunk)
+            if arena_bytes > self._arena_bytes or self._idle_workers and total_groups > 1:
+                self._prepare(arena_bytes)
+            self._call(request)
+
+    def _prepare(self, arena_bytes: int) -> None:
+        if self._native is None:
+            self._boot()
+        if arena_bytes > self._arena_bytes:
+            self._grow_arenas(arena_bytes)
+        if self._idle_workers:
+            self._start_workers()
+
+    @property
+    def _idle_workers(self) -> bool:
+        """Whether workers are wanted that have not been started yet."""
+        return len(self._started) < self._threads - 1 and not self._shut_down
 
     def _boot(self) -> None:
         self._native = NativePool()
+        self._call = self._native.run
         self._grow_arenas(INITIAL_ARENA_BYTES)
         atexit.register(self.shutdown)
 
     def _grow_arenas(self, needed: int) -> None:
-        size = max(needed, 2 * self._arena_bytes, INITIAL_ARENA_BYTES)
+        size = max(needed, 2 * max(self._arena_bytes, 0), INITIAL_ARENA_BYTES)
         size = -(-size // LOCAL_ALIGN) * LOCAL_ALIGN
         slots = max(self._threads, len(self._started) + 1)
         memory = [_aligned_bytes(size) for _ in range(slots)]

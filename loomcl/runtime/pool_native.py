@@ -32,6 +32,12 @@ import ctypes
 REGION_IR = "{ ptr, ptr, ptr, i64, i64 }"  # entry, args, launch, first flat group, group count
 
 
+class LaunchRequest(ctypes.Structure):
+    """What `loomcl_pool_run` takes: one pointer, so the ctypes call is as cheap as it gets."""
+
+    _fields_ = [("regions", ctypes.c_void_p), ("count", ctypes.c_int64), ("total", ctypes.c_int64)]
+
+
 class RegionDesc(ctypes.Structure):
     """`struct region` as the native launch reads it."""
 
@@ -44,6 +50,8 @@ class RegionDesc(ctypes.Structure):
     ]
 
 
+CHUNKS_PER_THREAD = 8
+MAX_CHUNK = 1024
 SPIN_ITERATIONS = 20000  # ~0.1-0.3 ms of `pause` before a worker sleeps on the futex
 CLOSED = 1 << 31
 COUNT_MASK = CLOSED - 1
@@ -66,6 +74,8 @@ POOL_IR = r"""
 @arenas = global ptr null
 
 declare i64 @syscall(i64, ...)
+declare i64 @llvm.smax.i64(i64, i64)
+declare i64 @llvm.smin.i64(i64, i64)
 
 define internal void @pause() alwaysinline {
   call void asm sideeffect "pause", "~{memory}"()
@@ -219,14 +229,27 @@ exit:
   ret void
 }
 
-; Run an NDRange: `regions` holds `nregions` descriptors whose groups are numbered consecutively.
-define void @loomcl_pool_run(ptr %regs, i64 %nreg, i64 %total, i64 %chunk) {
+; Run an NDRange. `request` = { ptr regions, i64 nregions, i64 total }: `nregions` descriptors whose
+; groups are numbered consecutively, `total` groups in all. The chunk size gives each participant
+; about CHUNKS_PER_THREAD chunks (dynamic balance) and is capped at MAX_CHUNK groups.
+define void @loomcl_pool_run(ptr %request) {
 entry:
+  %regs = load ptr, ptr %request
+  %np = getelementptr { ptr, i64, i64 }, ptr %request, i64 0, i32 1
+  %nreg = load i64, ptr %np
+  %tp = getelementptr { ptr, i64, i64 }, ptr %request, i64 0, i32 2
+  %total = load i64, ptr %tp
+  %allowed = load atomic i32, ptr @allowed acquire, align 4
+  %workers = sext i32 %allowed to i64
+  %threads = add i64 %workers, 1
+  %per = mul i64 %threads, CHUNKS_PER_THREAD
+  %c0 = sdiv i64 %total, %per
+  %c1 = call i64 @llvm.smax.i64(i64 %c0, i64 1)
+  %chunk = call i64 @llvm.smin.i64(i64 %c1, i64 MAX_CHUNK)
   store ptr %regs, ptr @regions
   store i64 %nreg, ptr @nregions
   store i64 %total, ptr @total
   store i64 %chunk, ptr @chunk
-  %allowed = load atomic i32, ptr @allowed acquire, align 4
   %nobody = icmp sle i32 %allowed, 0
   %few = icmp sle i64 %total, %chunk
   %alone = or i1 %nobody, %few
@@ -293,6 +316,8 @@ def pool_ir() -> str:
         .replace("SPIN", str(SPIN_ITERATIONS))
         .replace("COUNT_MASK", str(COUNT_MASK))
         .replace("CLOSED", str(CLOSED))
+        .replace("CHUNKS_PER_THREAD", str(CHUNKS_PER_THREAD))
+        .replace("MAX_CHUNK", str(MAX_CHUNK))
     )
 
 
@@ -327,9 +352,7 @@ class NativePool:
         NativePool._keep_alive.append((engine, module, machine))
         address = engine.get_function_address
         self.worker = ctypes.CFUNCTYPE(None, ctypes.c_int64)(address("loomcl_pool_worker"))
-        self.run = ctypes.CFUNCTYPE(
-            None, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64
-        )(address("loomcl_pool_run"))
+        self.run = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address("loomcl_pool_run"))
         self.configure = ctypes.CFUNCTYPE(None, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p)(
             address("loomcl_pool_configure")
         )

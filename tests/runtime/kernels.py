@@ -41,7 +41,7 @@ def _vadd(w):
 def _record(w):
     b = w.b
     linear = w.linear_global()
-    b.atomic_rmw("add", const(1, I32), w.element(w.global_ptr(0), linear, I32), "monotonic")
+    b.atomic_rmw("add", w.element(w.global_ptr(0), linear, I32), const(1, I32), "monotonic")
     for d in range(3):
         at = b.add(b.mul(linear, const(3)), const(d))
         b.store(b.trunc(w.group_id[d], I32), w.element(w.global_ptr(1), at, I32))
