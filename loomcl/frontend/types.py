@@ -196,6 +196,10 @@ class PointerType(Type):
     def base_spelling(self) -> str:
         return f"{self.pointee} *"
 
+    def __str__(self) -> str:
+        q = self.quals.spelling()  # the pointer's own qualifiers follow the '*', as in C
+        return f"{self.pointee} *{' ' + q if q else ''}"
+
 
 @dataclass(frozen=True, repr=False)
 class ArrayType(Type):
