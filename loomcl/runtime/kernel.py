@@ -90,7 +90,10 @@ class Kernel:
     def enqueue(self, queue, global_size, local_size, global_offset=None, wait_for=None,
                 g_times_l=False, allow_empty_ndrange=False) -> Event:
         """Run the kernel over an NDRange with the arguments already set; returns a complete Event."""
-        profiling = queue.profiling
+        try:
+            profiling = queue.profiling
+        except AttributeError:
+            raise LogicError(ROUTINE, status_code.INVALID_COMMAND_QUEUE, f"{queue!r} is not a CommandQueue") from None
         if profiling:
             queued = now_ns()
         key = (global_size, local_size, global_offset, g_times_l)

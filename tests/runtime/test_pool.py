@@ -1,0 +1,93 @@
+"""The native worker pool: thread counts, the one-thread mode, and exit with parked workers."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import loomcl as cl
+from loomcl.runtime import pool
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+SCRIPT = textwrap.dedent(
+    """
+    import sys, threading
+    sys.path.insert(0, {here!r})
+    import numpy as np
+    import loomcl as cl
+    from loomcl.runtime import program, pool
+    from kernels import fake_build
+    program.compile_source = fake_build
+    ctx = cl.create_some_context()
+    queue = cl.CommandQueue(ctx)
+    prg = cl.Program(ctx, "x").build()
+    n = 1 << 16
+    count = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * n)
+    scratch = [cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 12 * n) for _ in range(3)]
+    for _ in range(20):
+        prg.record(queue, (n,), (16,), count, *scratch)
+    got = np.empty(n, np.int32)
+    cl.enqueue_copy(queue, got, count)
+    assert (got == 20).all()
+    print("threads", pool.get_thread_count(), "workers", threading.active_count() - 1)
+    """
+)
+
+
+def run_script(env_threads):
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    env.pop("LOOMCL_THREADS", None)
+    if env_threads is not None:
+        env["LOOMCL_THREADS"] = env_threads
+    return subprocess.run(
+        [sys.executable, "-c", SCRIPT.format(here=HERE)], env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_one_thread_mode_runs_on_the_caller():
+    result = run_script("1")
+    assert result.returncode == 0, result.stderr
+    assert "threads 1 workers 0" in result.stdout
+
+
+def test_more_threads_than_cores_and_clean_exit():
+    result = run_script("4")
+    assert result.returncode == 0, result.stderr
+    assert "threads 4 workers 3" in result.stdout
+
+
+def test_bad_thread_variable_is_reported():
+    result = run_script("zero")
+    assert result.returncode != 0 and "LOOMCL_THREADS" in result.stderr
+
+
+@pytest.mark.parametrize("threads", [1, 3, 2])
+def test_set_thread_count_between_launches(ctx, queue, prg, threads):
+    previous = pool.get_thread_count()
+    n = 1 << 15
+    count = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * n)
+    scratch = [cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 12 * n) for _ in range(3)]
+    try:
+        pool.set_thread_count(threads)
+        assert pool.get_thread_count() == threads
+        for _ in range(50):
+            prg.record(queue, (n,), (8,), count, *scratch)
+    finally:
+        pool.set_thread_count(previous)
+    got = np.empty(n, np.int32)
+    cl.enqueue_copy(queue, got, count)
+    assert (got == 50).all()
+
+
+def test_thread_count_must_be_positive():
+    with pytest.raises(ValueError):
+        pool.set_thread_count(0)
+
+
+def test_chunk_size():
+    p = pool.WorkerPool(2)
+    assert p.chunk_size(1) == 1 and p.chunk_size(64) == 4 and p.chunk_size(10**9) == 1024
