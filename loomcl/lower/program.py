@@ -1,0 +1,77 @@
+"""The lowering's entry point: a checked translation unit to an IR module in work-item form.
+
+Two steps, so that calls can refer to functions defined later in the source: first every function
+definition gets its IR signature (`ir.Function`, kernels flagged with their reqd_work_group_size)
+and every program-scope `__constant` variable its `GlobalVariable`; then each body is lowered by a
+`FunctionLowerer`. The module keeps source order, so `--emit ir` reads like the program.
+"""
+from __future__ import annotations
+
+from ..frontend import ast as A
+from ..ir import Function, GlobalVariable, KernelAttributes, Module
+from ..ir import types as ty
+from .errors import LoweringError, unsupported
+from .function import FunctionLowerer
+from .initializers import flat_initializer
+from .types import memory_type, value_type
+
+
+def lower_program(tu: A.TranslationUnit) -> Module:
+    """Lower every function definition and `__constant` variable of tu (see the package doc)."""
+    program = ProgramLowerer(tu)
+    return program.lower()
+
+
+class ProgramLowerer:
+    """What all functions of one program share: the module, signatures, program-scope storage."""
+
+    def __init__(self, tu: A.TranslationUnit) -> None:
+        self.tu = tu
+        self.module = Module()
+        self.functions: dict[A.FunctionDecl, Function] = {}
+        self.globals: dict[A.VarDecl, GlobalVariable] = {}
+
+    def lower(self) -> Module:
+        for decl in self.tu.globals:
+            if decl.address_space is not A.AddressSpace.CONSTANT:
+                raise unsupported(f"program-scope variable '{decl.name}' outside __constant", decl.loc)
+            self.globals[decl] = self.constant(decl, decl.name)
+        for decl in self.tu.functions:
+            self.functions[decl] = self.module.add_function(signature(decl))
+        for decl, function in self.functions.items():
+            FunctionLowerer(self, decl, function).lower()
+        return self.module
+
+    def constant(self, decl: A.VarDecl, name: str) -> GlobalVariable:
+        """A `__constant` variable as module data (also used for kernel-scope __constant)."""
+        taken = {g.name for g in self.module.globals}
+        unique, n = name, 1
+        while unique in taken:
+            unique, n = f"{name}.{n}", n + 1
+        variable = GlobalVariable(unique, memory_type(decl.type), ty.AddressSpace.CONSTANT,
+                                  flat_initializer(decl.type, decl.init))
+        self.module.globals.append(variable)
+        return variable
+
+    def global_storage(self, decl) -> GlobalVariable:
+        found = self.globals.get(decl)
+        if found is None:
+            raise LoweringError(f"'{decl.name}' has no storage (used outside its scope?)", decl.loc)
+        return found
+
+    def function_for(self, decl: A.FunctionDecl, loc) -> Function:
+        definition = decl.definition or decl
+        found = self.functions.get(definition)
+        if found is None:
+            found = next((f for d, f in self.functions.items() if d.name == decl.name), None)
+        if found is None:
+            raise LoweringError(f"function '{decl.name}' is called but never defined", loc)
+        return found
+
+
+def signature(decl: A.FunctionDecl) -> Function:
+    function = Function(decl.name, value_type(decl.result_type),
+                        [value_type(p.type) for p in decl.params],
+                        [p.name for p in decl.params], is_kernel=decl.is_kernel)
+    function.attributes = KernelAttributes(decl.reqd_work_group_size)
+    return function
