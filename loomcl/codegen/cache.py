@@ -57,8 +57,11 @@ def store(key: str, data: bytes) -> None:
     try:
         directory.mkdir(parents=True, exist_ok=True)
         fd, temporary = tempfile.mkstemp(dir=directory, prefix=f".{key[:16]}.", suffix=".tmp")
+    except OSError:
+        return  # a read-only or missing directory costs speed, never correctness
+    try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
         os.replace(temporary, directory / f"{key}.o")
     except OSError:
-        pass  # a read-only or full disk costs speed, never correctness
+        Path(temporary).unlink(missing_ok=True)

@@ -4,14 +4,20 @@ Every function maps to the LLVM intrinsic of the same meaning, so LLVM can fold,
 it (fmin/fmax are `minnum`/`maxnum`: OpenCL returns the other operand when one is NaN, as they do).
 Integer `abs` passes `false` for "poison on INT_MIN", since OpenCL defines abs(INT_MIN).
 
-Transcendental functions (exp, log, sin, cos, pow, ...) have no x86 instruction: LLVM's vectorizer
-widens the intrinsic and the backend then splits it into one libm call per lane.
+Transcendental functions have no x86 instruction: LLVM's vectorizer widens the intrinsic and the
+backend then splits it into one scalar libm call per lane (no vector math library is reachable through
+llvmlite: `-vector-library` is not registered). So single-precision exp, exp2, log, log2 and log10 use
+our own branch-free implementations (llvm_libm.py), which inline and vectorize. sin, cos, tan and pow
+(and every double-precision transcendental) still lower to libm calls: a full-range vectorizable
+argument reduction for sin/cos (Payne-Hanek) and an extra-precise log for pow are left to do.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ..ir import instructions as ins
+from . import llvm_libm
+from .errors import CodegenError
 from .llvm_types import intrinsic_suffix, llvm_type
 
 if TYPE_CHECKING:
@@ -30,12 +36,26 @@ _INTRINSICS = {
 }
 
 
+def math_function(inst: ins.MathCall) -> ins.MathFunction:
+    """Which builtin a MathCall computes. Looked up by type: the attribute's name collides with
+    `Instruction.function` (the enclosing function) in the IR as first written, and may be renamed."""
+    for value in vars(inst).values():
+        if isinstance(value, ins.MathFunction):
+            return value
+    raise CodegenError(f"MathCall without a MathFunction: {vars(inst)}")
+
+
 def emit_math(emitter: FunctionEmitter, inst: ins.MathCall) -> None:
+    function = math_function(inst)
     t = llvm_type(inst.type)
-    name = f"llvm.{_INTRINSICS[inst.function]}.{intrinsic_suffix(inst.type)}"
+    if llvm_libm.supports(function, inst.type):
+        callee = llvm_libm.libm_function(emitter.module, function, inst.type)
+        emitter.emit_line(f"{emitter.ref(inst)} = call {t} {callee}({emitter.typed(inst.args[0])})")
+        return
+    name = f"llvm.{_INTRINSICS[function]}.{intrinsic_suffix(inst.type)}"
     params = [llvm_type(a.type) for a in inst.args]
     args = [emitter.typed(a) for a in inst.args]
-    if inst.function == ins.MathFunction.ABS:
+    if function == ins.MathFunction.ABS:
         params.append("i1")
         args.append("i1 false")
     emitter.module.declare(name, f"declare {t} @{name}({', '.join(params)})")

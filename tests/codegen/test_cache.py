@@ -1,0 +1,62 @@
+"""The on-disk object cache: a second process compiles the same kernel without running the optimizer."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from loomcl import codegen
+from loomcl.codegen import cache
+
+HERE = Path(__file__).parent
+ROOT = HERE.parents[1]
+
+_CHILD = """
+import json, sys, time
+import numpy as np
+sys.path.insert(0, {here!r})
+from test_basic_kernels import build_vector_add
+from codegen_helpers import launch
+from loomcl import codegen
+start = time.perf_counter()
+compiled = codegen.compile_work_group(build_vector_add())
+elapsed = time.perf_counter() - start
+a = np.arange(1024, dtype=np.float32)
+c = np.zeros_like(a)
+launch(compiled, [a, a, c], (1024,))
+print(json.dumps({{"optimizer_runs": codegen.stats.optimizer_runs, "hits": codegen.stats.disk_cache_hits,
+                  "ok": bool((c == 2 * a).all()), "ms": elapsed * 1e3}}))
+"""
+
+
+def _compile_in_child(cache_dir: Path) -> dict:
+    env = dict(os.environ, LOOMCL_CACHE_DIR=str(cache_dir), PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", _CHILD.format(here=str(HERE))], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def test_second_process_hits_the_cache(tmp_path):
+    first = _compile_in_child(tmp_path)
+    second = _compile_in_child(tmp_path)
+    assert first == {**first, "optimizer_runs": 1, "hits": 0, "ok": True}
+    assert second == {**second, "optimizer_runs": 0, "hits": 1, "ok": True}
+    assert len(list(tmp_path.glob("*.o"))) == 1
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_key_depends_on_options_and_text():
+    text = "define void @f() { ret void }"
+    base = cache.cache_key(text, codegen.DEFAULT_OPTIONS)
+    assert base == cache.cache_key(text, codegen.DEFAULT_OPTIONS)
+    assert base != cache.cache_key(text, codegen.CodegenOptions(vectorize=False))
+    assert base != cache.cache_key(text + " ", codegen.DEFAULT_OPTIONS)
+    assert base == cache.cache_key(text, codegen.CodegenOptions(use_cache=False))
+
+
+def test_unwritable_cache_directory_is_only_a_miss(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv("LOOMCL_CACHE_DIR", str(blocker / "cache"))
+    cache.store("0" * 64, b"object")
+    assert cache.load("0" * 64) is None
