@@ -35,6 +35,9 @@ Contract after `parse_program` (i.e. after sema), which the lowering may rely on
   to the parameter types. `BuiltinCall.builtin` names the builtin (builtins.Builtin) and
   `.overload` the chosen signature; args are converted to its parameter types; `.type` is its result.
 * `VarRef.decl` is the VarDecl/ParamDecl referred to. Scalars of every kind are read through LOAD.
+  A VarRef of a ParamDecl has the parameter's type placed in the private address space.
+* Expressions whose value is discarded (`ExprStmt.expr`, `Comma.left`, `ForStmt.step`) may be
+  lvalues; lowering them as addresses and dropping the result is correct.
 * Integer constant expressions were folded where C needs a constant: array lengths (`ArrayType.length`
   is an int), case labels (`CaseStmt.value`), `reqd_work_group_size`, sizeof (an `IntLiteral` of
   type ulong). Program-scope initializers are folded to literals (`IntLiteral`/`FloatLiteral`, nested

@@ -251,8 +251,12 @@ class ExpressionChecker:
 
     def pointer_compare(self, e: A.Binary) -> A.Expr:
         lt, rt = e.left.type, e.right.type
-        if lt.is_pointer and rt.is_pointer and compatible_pointees(lt, rt):
-            e.right = self.convert_pointer_for_compare(e.right, lt)
+        if lt.is_pointer and rt.is_pointer and compatible_pointees(lt, rt) and \
+                self.castable_spaces(lt, rt):
+            common = lt if address_space_convertible(rt.pointee.address_space,
+                                                     lt.pointee.address_space) else rt
+            e.left = self.convert_pointer_for_compare(e.left, common)
+            e.right = self.convert_pointer_for_compare(e.right, common)
         elif lt.is_pointer and is_null_constant(e.right):
             e.right = implicit(e.right, A.CastKind.NULL_TO_POINTER, lt.unqualified())
         elif rt.is_pointer and is_null_constant(e.left):
