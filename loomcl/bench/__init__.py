@@ -6,10 +6,10 @@ against numpy, with the machine's measured copy bandwidth and fma peak as the ro
 Layout: case.py (what a row is), suite/ (the cases, by family) with kernels/*.cl, impls.py (loomcl and
 PoCL behind the pyopencl API), machine.py (limits), runner.py (agreement and interleaved timing),
 report.py (table, geometric mean, JSON), plot.py (PNG), configs.py (named compiler option sets),
-main.py (the command).
+command.py (the command).
 """
 
 
 def main(argv=None) -> int:
-    from .main import main as run
+    from .command import main as run
     return run(argv)

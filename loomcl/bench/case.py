@@ -6,7 +6,7 @@ each implementation, so that every implementation runs exactly the same launches
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -94,7 +94,6 @@ class Case:
     tolerance: Tolerance
     needs: tuple[str, ...] = ()
     note: str = ""
-    extra: dict = field(default_factory=dict)
 
     def source_text(self) -> str:
         return (KERNEL_DIR / self.source).read_text()

@@ -78,10 +78,10 @@ SLIDING = Tolerance(rtol=1e-4, atol=5e-4)
 CASES = [
     Case("boxAvg1", "boxAvg", "001 listing 15-2", "boxavg.cl", box1_setup,
          quick=256, full=4096, tolerance=Tolerance(rtol=1e-5, atol=1e-6)),
-    Case("boxAvgH1+V1", "boxAvg", "001 listing 15-3", "boxavg.cl", box_h1v1_setup,
+    Case("boxAvgH1V1", "boxAvg", "001 listing 15-3", "boxavg.cl", box_h1v1_setup,
          quick=256, full=4096, tolerance=Tolerance(rtol=1e-5, atol=1e-6)),
-    Case("boxAvgH4+V3", "boxAvg", "001 listings 15-6, 15-7", "boxavg.cl", box_h4v3_setup,
+    Case("boxAvgH4V3", "boxAvg", "001 listings 15-6, 15-7", "boxavg.cl", box_h4v3_setup,
          quick=256, full=4096, tolerance=SLIDING),
-    Case("boxAvg2 fused", "boxAvg", "001 listing 15-10", "boxavg_fused.cl", box_fused_setup,
+    Case("boxAvg2", "boxAvg", "001 listing 15-10", "boxavg_fused.cl", box_fused_setup,
          quick=256, full=4096, tolerance=SLIDING, needs=("float4",)),
 ]

@@ -156,13 +156,13 @@ def dct_setup(n, rng):
 
 CASES = [
     Case("mandelbrot", "compute", "000 Fig. 11", "mandelbrot.cl", mandelbrot_setup,
-         quick=256, full=2048,
+         quick=256, full=1024,
          tolerance=Tolerance(atol=0, max_bad_fraction=0.01),
          note="contracted fma may flip escape counts at the set's edge"),
     Case("blackScholes", "compute", "000 Table 1 BlackScholes (SDK)", "blackscholes.cl", blackscholes_setup,
-         quick=1 << 16, full=1 << 22, tolerance=Tolerance(rtol=1e-3, atol=2e-3)),
+         quick=1 << 16, full=1 << 21, tolerance=Tolerance(rtol=1e-3, atol=2e-3)),
     Case("nbody", "compute", "000 Table 1 NBody (SDK)", "nbody.cl", nbody_setup,
          quick=1024, full=8192, tolerance=Tolerance(rtol=1e-3, atol=1e-4), needs=("float4", "rsqrt", "dot")),
     Case("dct8x8", "compute", "000 Table 1 DCT (SDK)", "dct.cl", dct_setup,
-         quick=256, full=4096, tolerance=Tolerance(rtol=1e-4, atol=2e-3)),
+         quick=256, full=2048, tolerance=Tolerance(rtol=1e-4, atol=2e-3)),
 ]

@@ -126,18 +126,18 @@ def spmv_jds_setup(rows, rng):
 GEMM = Tolerance(rtol=1e-3, atol=1e-3)
 
 CASES = [
-    Case("sgemm naive", "blas", "003 ch. 6 (BLAS)", "linalg.cl", sgemm_naive_setup,
-         quick=64, full=1024, tolerance=GEMM),
-    Case("sgemm tiled", "blas", "003 ch. 6 (BLAS); SDK tiled matmul", "linalg.cl", sgemm_tiled_setup,
-         quick=64, full=1024, tolerance=GEMM),
-    Case("sgemv row", "blas", "003 ch. 6 (BLAS)", "linalg.cl", sgemv_row_setup,
+    Case("sgemmNaive", "blas", "003 ch. 6 (BLAS)", "linalg.cl", sgemm_naive_setup,
+         quick=64, full=512, tolerance=GEMM),
+    Case("sgemmTiled", "blas", "003 ch. 6 (BLAS); SDK tiled matmul", "linalg.cl", sgemm_tiled_setup,
+         quick=64, full=768, tolerance=GEMM),
+    Case("sgemvRow", "blas", "003 ch. 6 (BLAS)", "linalg.cl", sgemv_row_setup,
          quick=256, full=4096, tolerance=GEMM),
-    Case("sgemv group", "blas", "003 ch. 6 (BLAS)", "linalg.cl", sgemv_group_setup,
+    Case("sgemvGroup", "blas", "003 ch. 6 (BLAS)", "linalg.cl", sgemv_group_setup,
          quick=256, full=4096, tolerance=GEMM),
-    Case("dgemm blocked", "blas", "003 ch. 6 (BLAS)", "dgemm.cl", dgemm_setup,
+    Case("dgemmBlocked", "blas", "003 ch. 6 (BLAS)", "dgemm.cl", dgemm_setup,
          quick=64, full=512, tolerance=Tolerance(rtol=1e-9, atol=1e-9), needs=("fp64",)),
-    Case("spmv csr", "sparse", "SHOC spmv (CSR scalar)", "spmv.cl", spmv_csr_setup,
+    Case("spmvCSR", "sparse", "SHOC spmv (CSR scalar)", "spmv.cl", spmv_csr_setup,
          quick=1 << 12, full=1 << 20, tolerance=Tolerance(rtol=1e-4, atol=1e-4)),
-    Case("spmv jds", "sparse", "Parboil spmv (JDS)", "spmv.cl", spmv_jds_setup,
+    Case("spmvJDS", "sparse", "Parboil spmv (JDS)", "spmv.cl", spmv_jds_setup,
          quick=1 << 12, full=1 << 20, tolerance=Tolerance(rtol=1e-4, atol=1e-4)),
 ]

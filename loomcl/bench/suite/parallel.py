@@ -191,7 +191,7 @@ CASES = [
     Case("floydWarshall", "graph", "000 Table 1 FloydWarshall (SDK)", "graph.cl", floyd_setup,
          quick=64, full=512, tolerance=EXACT),
     Case("fastWalsh", "transform", "000 Table 1 FastWalshTransform (SDK)", "graph.cl", fwt_setup,
-         quick=1 << 14, full=1 << 22, tolerance=EXACT),
+         quick=1 << 14, full=1 << 23, tolerance=EXACT),
     Case("barrierLoop", "barrier", "004 listing 3.3 (legal form)", "barrier_loop.cl", barrier_loop_setup,
          quick=1 << 16, full=1 << 22, tolerance=Tolerance(rtol=1e-5, atol=1e-6)),
 ]

@@ -97,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         log(f"[{index:2}/{len(cases)}] {case.name} ...")
         rows.append(runner.run_case(case, opened, repeat, args.quick))
         log(progress(index, len(cases), rows[-1]))
+    limits = limits.merge(machine.measure(opened, n, fma_iters, machine_repeat))
 
     print(report.summary(rows, names, limits, unavailable))
     settings = {"quick": args.quick, "threads": args.threads, "repeat": repeat, "only": args.only,

@@ -1,0 +1,16 @@
+"""Fake rows and limits for report tests."""
+from loomcl.bench.case import EXACT, Case
+from loomcl.bench.machine import Limits
+from loomcl.bench.runner import Result, Row
+
+
+def make_row(name, times, bytes_=8e6, flops=0.0, rate=None):
+    """times: implementation name -> list of ms, or a status string."""
+    case = Case(name, "test", "seed", "stream.cl", setup=None, quick=1, full=1, tolerance=EXACT)
+    results = {impl: Result("ok", wall_ms=list(t), event_ms=list(t)) if isinstance(t, list)
+               else Result(t, reason=f"{t}: because") for impl, t in times.items()}
+    return Row(case, "1M", bytes_, flops, rate, results, numpy_ms=1.5)
+
+
+def make_limits():
+    return Limits(numpy_copy_gbs=10.0, copy_gbs={"PoCL": 20.0}, fma_gflops={"PoCL": 100.0})
