@@ -11,6 +11,7 @@ builders and crashes never leave a torn object; a file that cannot be read or wr
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import tempfile
@@ -22,6 +23,7 @@ from .target import host_cpu, llvm_version
 CODEGEN_VERSION = "1"  # bump when target.py's pipeline changes the code for unchanged LLVM IR text
 
 
+@functools.cache
 def loomcl_version() -> str:
     try:
         from importlib.metadata import version

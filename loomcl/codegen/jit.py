@@ -10,7 +10,7 @@ from __future__ import annotations
 import llvmlite.binding as llvm
 
 from .errors import CodegenError
-from .target import LLVM_LOCK, parse, target_machine
+from .target import LLVM_LOCK, new_target_machine, parse
 
 _ENGINES: list[llvm.ExecutionEngine] = []
 
@@ -18,7 +18,7 @@ _ENGINES: list[llvm.ExecutionEngine] = []
 def load_object(data: bytes, symbol: str, opt_level: int = 3) -> int:
     """Map an object file into the process and give the address of `symbol` in it."""
     with LLVM_LOCK:
-        engine = llvm.create_mcjit_compiler(parse(""), target_machine(opt_level))
+        engine = llvm.create_mcjit_compiler(parse(""), new_target_machine(opt_level))
         engine.add_object_file(llvm.ObjectFileRef.from_data(data))
         engine.finalize_object()
         address = engine.get_function_address(symbol)

@@ -33,14 +33,20 @@ def host_cpu() -> tuple[str, str]:
     return llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
 
 
-@functools.cache
-def target_machine(opt_level: int = 3) -> llvm.TargetMachine:
-    """The host target machine with all its features. Position-independent code, so an object file
-    from the disk cache can be loaded at any address."""
+def new_target_machine(opt_level: int = 3) -> llvm.TargetMachine:
+    """A host target machine with all its features. Position-independent code, so an object file
+    from the disk cache can be loaded at any address. An MCJIT engine takes ownership of (and frees)
+    the machine it is given, so each engine needs a fresh one."""
     cpu, features = host_cpu()
     target = llvm.Target.from_triple(llvm.get_process_triple())
     return target.create_target_machine(cpu=cpu, features=features, opt=opt_level, reloc="pic",
                                         codemodel="default")
+
+
+@functools.cache
+def target_machine(opt_level: int = 3) -> llvm.TargetMachine:
+    """The shared machine for optimization and object emission (never handed to an engine)."""
+    return new_target_machine(opt_level)
 
 
 def triple_and_datalayout() -> tuple[str, str]:
