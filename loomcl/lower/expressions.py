@@ -38,6 +38,11 @@ _PREDICATES = {B.LT: (P.SLT, P.ULT, P.OLT), B.GT: (P.SGT, P.UGT, P.OGT),
                B.EQ: (P.EQ, P.EQ, P.OEQ), B.NE: (P.NE, P.NE, P.UNE)}
 
 
+def name_of(e: A.Expr) -> str:
+    """The source name of a variable reference, to name its loads (readable `--emit ir`)."""
+    return e.decl.name if isinstance(e, A.VarRef) and e.decl is not None else ""
+
+
 class ExpressionLowering:
     """Mixin of FunctionLowerer: needs `self.b`, `self.storage_of(decl)`, `self.program`,
     `self.new_block`/`self.enter`, and the CastLowering and BuiltinLowering mixins."""
@@ -81,8 +86,7 @@ class ExpressionLowering:
 
     def _load(self, e: A.Expr) -> Value:
         """A read of lvalue e (the AST's Cast(LOAD); also used if an lvalue is met as a value)."""
-        name = e.decl.name if isinstance(e, A.VarRef) else ""
-        return self.load_from(self.address(e), e.type, name)
+        return self.load_from(self.address(e), e.type, name_of(e))
 
     # -- leaves ------------------------------------------------------------------------------------
 
@@ -135,11 +139,18 @@ class ExpressionLowering:
         if is_floating(t):
             return self.b.binary(_FLOAT_OPS[op], left, right)
         if op.is_shift:
-            right = self.b.binary(Op.AND, right, splat(right.type, bits(right.type) - 1))
+            right = self.shift_count(right)
         if op in _SIGNED_INT_OPS:
             signed, unsigned = _SIGNED_INT_OPS[op]
             return self.b.binary(signed if is_signed(t) else unsigned, left, right)
         return self.b.binary(_INT_OPS[op], left, right)
+
+    def shift_count(self, count: Value) -> Value:
+        """count modulo the operand width (OpenCL C 6.3.j); folded for a constant count."""
+        mask = bits(count.type) - 1
+        if isinstance(count, Constant):
+            return Constant(count.type, count.value & mask)
+        return self.b.binary(Op.AND, count, splat(count.type, mask))
 
     def compare(self, op: A.BinaryOp, left: Value, right: Value, t: T.Type) -> Value:
         signed, unsigned, floating = _PREDICATES[op]
@@ -225,7 +236,7 @@ class ExpressionLowering:
         value = self.value(e.value)
         target_type = e.target.type
         address = self.address(e.target)
-        old = self.load_from(address, target_type)
+        old = self.load_from(address, target_type, name_of(e.target))
         if target_type.is_pointer:
             new = self.offset_pointer(old, value, e.op is B.SUB, target_type)
         else:
@@ -239,7 +250,7 @@ class ExpressionLowering:
     def _inc_dec(self, e: A.IncDec) -> Value:
         t = e.operand.type
         address = self.address(e.operand)
-        old = self.load_from(address, t)
+        old = self.load_from(address, t, name_of(e.operand))
         if t.is_pointer:
             new = self.offset_pointer(old, Constant(ty.i64, 1), not e.op.is_increment, t)
         else:
