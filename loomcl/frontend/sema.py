@@ -339,7 +339,7 @@ class Sema(ExpressionChecker, InitializerChecker):
         e.args = [self.convert(a, p.type, "passing '{source}' to parameter of incompatible type "
                                           "'{target}'") for a, p in zip(args, f.params)]
         e.function, e.type = f, f.result_type.unqualified()
-        e.callee.decl = f
+        e.callee.decl, e.callee.type = f, f.type
         self.calls.append((self.function, e))
         return e
 
