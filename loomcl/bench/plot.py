@@ -26,9 +26,11 @@ def plot(path: str, rows: list[Row], names: list[str], limits: Limits) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (speed_ax, roof_ax) = plt.subplots(1, 2, figsize=(16, 7))
+    fig, (speed_ax, roof_ax, band_ax) = plt.subplots(1, 3, figsize=(22, 8),
+                                                     gridspec_kw={"width_ratios": [1, 1.4, 1]})
     _speedups(speed_ax, rows, names)
     _roofline(roof_ax, rows, names, limits)
+    _bandwidth(band_ax, rows, names, limits)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -36,19 +38,36 @@ def plot(path: str, rows: list[Row], names: list[str], limits: Limits) -> None:
 
 def _speedups(ax, rows, names):
     variants = [n for n in names if n != REFERENCE]
-    labels = [row.case.name for row in rows]
-    width = 0.8 / max(1, len(variants))
-    for i, name in enumerate(variants):
-        ratios = [speed_ratio(row, name) or 0.0 for row in rows]
-        ax.barh([y + i * width for y in range(len(rows))], ratios, height=width, label=name)
+    _bars(ax, rows, variants, lambda row, name: speed_ratio(row, name) or math.nan,
+          "speed over PoCL (PoCL time / loomcl time)")
     ax.axvline(1.0, color="black", linewidth=0.8)
-    ax.set_yticks([y + width * (len(variants) - 1) / 2 for y in range(len(rows))], labels, fontsize=8)
-    ax.invert_yaxis()
     ax.set_xscale("log")
-    ax.set_xlabel("speed over PoCL (PoCL time / loomcl time)")
     ax.set_title("speedup over PoCL" if variants else "speedup over PoCL: no loomcl results")
-    if variants:
-        ax.legend(fontsize=8)
+
+
+def _bars(ax, rows, names, values, label):
+    """Grouped horizontal bars, one group per row, one bar per implementation."""
+    width = 0.8 / max(1, len(names))
+    for i, name in enumerate(names):
+        ax.barh([y + i * width for y in range(len(rows))], [values(row, name) for row in rows],
+                height=width, label=name, color=f"C{i}")
+    ax.set_yticks([y + width * (len(names) - 1) / 2 for y in range(len(rows))],
+                  [row.case.name for row in rows], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel(label)
+    ax.legend(fontsize=8)
+
+
+def _bandwidth(ax, rows, names, limits):
+    """Every kernel, flops or not: its traffic per second against the measured copy bandwidth."""
+    def percent(row, name):
+        result = row.results.get(name)
+        if not (result and result.ok):
+            return math.nan
+        return 100 * row.bytes / (result.min_ms * 1e-3) / 1e9 / limits.bandwidth_gbs
+    _bars(ax, rows, names, percent, f"% of measured copy bandwidth ({limits.bandwidth_gbs:.1f} GB/s)")
+    ax.axvline(100.0, color="black", linewidth=0.8)
+    ax.set_title("memory traffic")
 
 
 def _roofline(ax, rows, names, limits):
@@ -74,7 +93,7 @@ def _roofline(ax, rows, names, limits):
     ax.set_yscale("log")
     ax.set_xlabel("arithmetic intensity (flop/byte)")
     ax.set_ylabel("GFLOP/s")
-    ax.set_title("roofline (kernels without flops are left out)")
+    ax.set_title("roofline (kernels with flops)")
     ax.legend(fontsize=8, loc="lower right")
     if not math.isfinite(peak):
         ax.set_title("roofline: no fma peak measured")
