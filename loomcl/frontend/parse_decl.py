@@ -66,6 +66,10 @@ class Declarator:
 class DeclarationParser:
     """Mixin for Parser: declarations, declarators, type names, attributes, initializers."""
 
+    # The parameters of the innermost function declarator just parsed (type_suffix sets it), so
+    # a function definition can name its parameters; types alone cannot carry names.
+    _params: list[A.ParamDecl] | None = None
+
     def is_type_name(self, tok: Token) -> bool:
         if tok.kind is TokenKind.KEYWORD:
             return tok.text in _SPECIFIER_WORDS

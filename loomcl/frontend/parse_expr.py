@@ -195,5 +195,6 @@ class ExpressionParser:
             while self.peek().kind is TokenKind.STRING:
                 value += self.next().value
             return A.StringLiteral(tok.loc, value)
-        self.pos -= tok.kind is not TokenKind.EOF
+        if tok.kind is not TokenKind.EOF:
+            self.pos -= 1  # leave the offending token for error recovery to skip over
         self.fail(tok, "expected expression")

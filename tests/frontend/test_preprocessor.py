@@ -166,3 +166,28 @@ def test_include_reports_locations_in_the_included_file(tmp_path):
 def test_macro_expansion_tokens_point_at_use_site():
     log = compile_log("#define BAD undefined_thing\nvoid f() {\n  int x = BAD;\n}")
     assert log.splitlines()[0] == "t.cl:3:11: error: use of undeclared identifier 'undefined_thing'"
+
+
+# ---- property test: #if arithmetic agrees with C semantics on random expressions ----------------
+from hypothesis import given, strategies as st  # noqa: E402
+
+_leaf = st.integers(min_value=0, max_value=1000).map(lambda v: (str(v), v))
+
+
+def _combine(children):
+    def build(pair_and_op):
+        (a_text, a), op, (b_text, b) = pair_and_op
+        value = {"+": a + b, "-": a - b, "*": a * b, "&": a & b, "|": a | b, "^": a ^ b,
+                 "<": int(a < b), "==": int(a == b)}[op]
+        return f"({a_text} {op} {b_text})", value
+    return st.tuples(children, st.sampled_from(["+", "-", "*", "&", "|", "^", "<", "=="]),
+                     children).map(build)
+
+
+@given(st.recursive(_leaf, _combine, max_leaves=8))
+def test_if_arithmetic_matches_python(case):
+    text, value = case
+    if not -2**63 <= value < 2**63:
+        return
+    out = preprocessed(f"#if {text} == {value if value >= 0 else f'(0 - {-value})'}\nyes\n#endif")
+    assert out == "yes"
