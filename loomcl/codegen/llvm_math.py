@@ -37,12 +37,7 @@ _INTRINSICS = {
 
 
 def math_function(inst: ins.MathCall) -> ins.MathFunction:
-    """Which builtin a MathCall computes. Looked up by type: the attribute's name collides with
-    `Instruction.function` (the enclosing function) in the IR as first written, and may be renamed."""
-    for value in vars(inst).values():
-        if isinstance(value, ins.MathFunction):
-            return value
-    raise CodegenError(f"MathCall without a MathFunction: {vars(inst)}")
+    return inst.math_function
 
 
 def emit_math(emitter: FunctionEmitter, inst: ins.MathCall) -> None:

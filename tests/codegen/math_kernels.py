@@ -21,12 +21,4 @@ def build_math(function: ir.MathFunction, arity: int, t=ty.f32, local: int = 64)
 
 
 def math_call(b: ir.Builder, function: ir.MathFunction, args):
-    """b.math(...), working around the IR's MathCall.function clashing with Instruction.function
-    (the enclosing function, a read-only property) until the IR renames its field."""
-    try:
-        return b.math(function, args)
-    except AttributeError:
-        inst = ins.MathCall.__new__(ins.MathCall)
-        ins.Instruction.__init__(inst, args[0].type, list(args))
-        inst.math_function = function
-        return b.insert(inst)
+    return b.math(function, args)
