@@ -59,6 +59,7 @@ class WorkerPool:
         self._arena_memory: list[np.ndarray] = []
         self._arena_table = None
         self._shut_down = False
+        self._workers_wanted = self._threads > 1
 
     @property
     def thread_count(self) -> int:
@@ -72,8 +73,8 @@ class WorkerPool:
             raise ValueError(f"thread count must be at least 1, got {threads}")
         with self._lock:
             self._threads = threads
+            self._update_wanted()
             if self._native is not None:
-                self._start_workers()
                 self._configure()
 
     def chunk_size(self, groups: int) -> int:
@@ -84,23 +85,23 @@ class WorkerPool:
     def run(self, request: ctypes.c_void_p, total_groups: int, arena_bytes: int) -> None:
         """Run a launch (`request` points to a pool_native.LaunchRequest); returns when all its
         groups are done. Threads start on the first launch with more than one group."""
+        if arena_bytes > self._arena_bytes or self._workers_wanted and total_groups > 1:
+            with self._lock:
+                self._prepare(arena_bytes, total_groups)
         with self._lock:
-            if arena_bytes > self._arena_bytes or self._idle_workers and total_groups > 1:
-                self._prepare(arena_bytes)
             self._call(request)
 
-    def _prepare(self, arena_bytes: int) -> None:
+    def _prepare(self, arena_bytes: int, total_groups: int) -> None:
         if self._native is None:
             self._boot()
         if arena_bytes > self._arena_bytes:
             self._grow_arenas(arena_bytes)
-        if self._idle_workers:
+        if self._workers_wanted and total_groups > 1:
             self._start_workers()
 
-    @property
-    def _idle_workers(self) -> bool:
-        """Whether workers are wanted that have not been started yet."""
-        return len(self._started) < self._threads - 1 and not self._shut_down
+    def _update_wanted(self) -> None:
+        """Whether workers are wanted that have not been started yet (checked on every launch)."""
+        self._workers_wanted = len(self._started) < self._threads - 1 and not self._shut_down
 
     def _boot(self) -> None:
         self._native = NativePool()
@@ -135,6 +136,7 @@ class WorkerPool:
         self._configure()
 
     def _configure(self) -> None:
+        self._update_wanted()
         allowed = min(self._threads - 1, len(self._started))
         self._native.configure(allowed, int(self._shut_down), ctypes.addressof(self._arena_table))
 

@@ -15,7 +15,8 @@ a lock around `loomcl_pool_run`):
   closed, low 31 bits = workers inside. A worker enters with a CAS that checks the generation and the
   closed bit, so a worker that wakes late can never run a stale launch; it leaves with a decrement.
 * The caller publishes the region descriptors, opens the door, bumps `gen`, runs chunks itself, then
-  closes the door and waits only for the workers that got in. A worker that never wakes (or a pool
+  closes the door and waits only for the workers that got in (spinning, then yielding the CPU in
+  case such a worker was preempted). A worker that never wakes (or a pool
   with no threads at all) therefore cannot hang a launch.
 * Groups are claimed in chunks from `next` with `atomicrmw add` (dynamic load balance, Kim ch. 5).
   Regions run one after another; `next` counts across all of them (a flat group index).
@@ -279,12 +280,19 @@ own:
   %old = atomicrmw or ptr @join, i64 CLOSED acq_rel
   br label %drain
 drain:
+  %k = phi i32 [ 0, %own ], [ %k1, %spin ], [ 0, %yield ]
   %j = load atomic i64, ptr @join acquire, align 8
   %inside = and i64 %j, COUNT_MASK
   %empty = icmp eq i64 %inside, 0
   br i1 %empty, label %done, label %spin
 spin:
   call void @pause()
+  %k1 = add i32 %k, 1
+  %patient = icmp ult i32 %k1, SPIN
+  br i1 %patient, label %drain, label %yield
+yield:
+  ; a worker inside may have been preempted (other processes share the cores): give it the CPU
+  %y = call i64 (i64, ...) @syscall(i64 24)
   br label %drain
 done:
   ret void
