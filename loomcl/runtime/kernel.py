@@ -150,7 +150,16 @@ class Kernel:
     def _function(self, local_size):
         function = self._functions.get(local_size)
         if function is None:
-            function = self._compiled.work_group_function(self.function_name, local_size)
+            from .program import compiler_errors
+
+            try:
+                function = self._compiled.work_group_function(self.function_name, local_size)
+            except compiler_errors()[0] as exc:
+                raise errors.RuntimeError(
+                    ROUTINE,
+                    status_code.BUILD_PROGRAM_FAILURE,
+                    f"kernel '{self.function_name}' could not be compiled for local size {local_size}:\n{exc.log}",
+                ) from None
             self._functions[local_size] = function
         return function
 

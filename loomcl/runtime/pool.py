@@ -172,6 +172,16 @@ def get_pool() -> WorkerPool:
     return _pool
 
 
+def _forget_pool_in_child() -> None:
+    """A forked child has none of the parent's worker threads: give it a fresh pool (and engine)."""
+    global _pool, _pool_lock
+    _pool, _pool_lock = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool_in_child)
+
+
 def set_thread_count(threads: int) -> None:
     """Change how many threads (caller included) run the groups of later launches."""
     get_pool().set_thread_count(threads)

@@ -191,3 +191,17 @@ def test_alternating_kernels_and_sizes(ctx, queue, prg):
         prg.empty(queue, (1,), (1,))
     assert np.all(read(queue, count, np.int32, n) == 300)
     assert np.array_equal(read(queue, out, np.int32, n), np.arange(n))
+
+
+def test_compile_failure_for_a_local_size(ctx, queue, prg, monkeypatch):
+    from kernels import CompileError
+
+    def refuse(name, local_size):
+        error = CompileError([])
+        error.log = "too many registers"
+        raise error
+
+    monkeypatch.setattr(prg._compiled, "work_group_function", refuse)
+    out = cl.Buffer(ctx, mf.READ_WRITE, 4 * 64)
+    with pytest.raises(cl.RuntimeError, match=r"BUILD_PROGRAM_FAILURE.*local size \(16, 1, 1\).*\n.*too many registers"):
+        prg.store_gid(queue, (64,), (16,), out)

@@ -91,3 +91,22 @@ def test_thread_count_must_be_positive():
 def test_chunk_size():
     p = pool.WorkerPool(2)
     assert p.chunk_size(1) == 1 and p.chunk_size(64) == 4 and p.chunk_size(10**9) == 1024
+
+
+def test_forked_child_gets_a_working_pool(ctx, queue, prg):
+    n = 1 << 14
+    count = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * n)
+    scratch = [cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 12 * n) for _ in range(3)]
+    prg.record(queue, (n,), (8,), count, *scratch)  # the parent's pool is running
+    pid = os.fork()
+    if pid == 0:
+        try:
+            for _ in range(10):
+                prg.record(queue, (n,), (8,), count, *scratch)
+            got = np.empty(n, np.int32)
+            cl.enqueue_copy(queue, got, count)
+            os._exit(0 if (got == 11).all() else 1)
+        except BaseException:
+            os._exit(2)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
