@@ -204,6 +204,8 @@ class KernelArguments:
             raise self._wrong(index, value, f"a value convertible to {param.type_name} ({exc})") from None
 
     def _check_value_size(self, index: int, param: KernelParam, data: bytes) -> bytes:
+        if param.dtype is not None and len(data) == param.dtype.itemsize < param.size:
+            data += bytes(param.size - len(data))  # a 3-vector is stored in 4 elements
         if len(data) != param.size:
             raise LogicError(
                 ROUTINE,

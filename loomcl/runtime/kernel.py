@@ -96,16 +96,9 @@ class Kernel:
             raise LogicError(ROUTINE, status_code.INVALID_COMMAND_QUEUE, f"{queue!r} is not a CommandQueue") from None
         if profiling:
             queued = now_ns()
-        key = (global_size, local_size, global_offset, g_times_l)
-        try:
-            plan = self._plans.get(key)
-        except TypeError:  # lists: normalize to tuples
-            key = (_tuple(global_size), _tuple(local_size), _tuple(global_offset), g_times_l)
-            plan = self._plans.get(key)
-        if plan is None:
-            if allow_empty_ndrange and _is_empty(global_size):
-                return Event(queue, _NDRANGE, _instant(queued) if profiling else None)
-            plan = self._plan(queue, key)
+        plan = self._lookup(queue, global_size, local_size, global_offset, g_times_l, allow_empty_ndrange)
+        if plan is None:  # an allowed empty NDRange
+            return Event(queue, _NDRANGE, _instant(queued) if profiling else None)
         if wait_for is not None:
             check_wait_list(wait_for, ROUTINE)
         args = self._args
@@ -123,6 +116,20 @@ class Kernel:
             end = now_ns()
             return Event(queue, _NDRANGE, ProfilingInfo(queued, queued, start, end))
         return Event(queue, _NDRANGE)
+
+    def _lookup(self, queue, global_size, local_size, global_offset, g_times_l, allow_empty) -> LaunchPlan | None:
+        """The cached plan for these sizes; built (and the sizes checked) on a miss."""
+        key = (global_size, local_size, global_offset, g_times_l)
+        try:
+            plan = self._plans.get(key)
+        except TypeError:  # lists: normalize to tuples
+            key = (_tuple(global_size), _tuple(local_size), _tuple(global_offset), g_times_l)
+            plan = self._plans.get(key)
+        if plan is None:
+            if allow_empty and _is_empty(global_size):
+                return None
+            plan = self._plan(queue, key)
+        return plan
 
     def _plan(self, queue, key) -> LaunchPlan:
         global_size, local_size, global_offset, g_times_l = key

@@ -203,6 +203,7 @@ def scalar(name: str, dtype, type_name: str) -> KernelParam:
     return KernelParam(name, ParamKind.SCALAR, type_name, np.dtype(dtype), np.dtype(dtype).itemsize)
 
 
-def by_value(name: str, dtype, type_name: str) -> KernelParam:
-    return KernelParam(name, ParamKind.BY_VALUE, type_name, np.dtype(dtype), np.dtype(dtype).itemsize)
+def by_value(name: str, dtype, type_name: str, size: int | None = None) -> KernelParam:
+    dtype = np.dtype(dtype)
+    return KernelParam(name, ParamKind.BY_VALUE, type_name, dtype, size or dtype.itemsize)
 

@@ -129,6 +129,11 @@ KERNELS = [
     FakeKernel("store_gid", (global_ptr("out", np.int32),), [_store_gid]),
     FakeKernel("fixed", (global_ptr("out", np.int32),), [_store_gid], reqd_work_group_size=(8, 1, 1)),
     FakeKernel("by_value", (global_ptr("out"), by_value("v", FLOAT4, "float4")), [_by_value]),
+    FakeKernel(
+        "by_value3",
+        (global_ptr("out"), by_value("v", np.dtype((np.float32, 3)), "float3", size=16)),
+        [_by_value],
+    ),
 ]
 
 

@@ -205,3 +205,9 @@ def test_compile_failure_for_a_local_size(ctx, queue, prg, monkeypatch):
     out = cl.Buffer(ctx, mf.READ_WRITE, 4 * 64)
     with pytest.raises(cl.RuntimeError, match=r"BUILD_PROGRAM_FAILURE.*local size \(16, 1, 1\).*\n.*too many registers"):
         prg.store_gid(queue, (64,), (16,), out)
+
+
+def test_three_element_vector_is_padded(ctx, queue, prg):
+    out = cl.Buffer(ctx, mf.READ_WRITE, 4 * 8)
+    prg.by_value3(queue, (8,), (8,), out, (1.0, 2.0, 3.0))
+    assert np.all(read(queue, out, np.float32, 8) == 1.0)  # v.x + the padding lane (0)
