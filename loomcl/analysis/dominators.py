@@ -54,6 +54,23 @@ def _immediate_dominators(entry, successors, predecessors) -> dict:
     return idom
 
 
+def immediate_dominators(entry: Block, successors, predecessors) -> dict:
+    """`idom` of the graph given by the two functions (e.g. a subgraph of a CFG)."""
+    return _immediate_dominators(entry, successors, predecessors)
+
+
+def dominates(idom: dict, a, b) -> bool:
+    """Whether a dominates b under the `idom` map (b unreachable: False)."""
+    if b not in idom:
+        return False
+    while a is not b:
+        parent = idom[b]
+        if parent is b:
+            return False
+        b = parent
+    return True
+
+
 class DominatorTree:
     """`idom[b]` is b's immediate dominator (the entry maps to itself)."""
 

@@ -1,0 +1,112 @@
+"""The work-group pipeline: one kernel of a work-item-form module -> one work-group function.
+
+The ordered pass list, and why it is in this order:
+
+ 1. clone           The pipeline runs once per (kernel, local size) and rewrites in place; the
+                    frontend's module must stay as lowering made it.
+ 2. inline          Barriers and work-item queries inside helpers must be visible in one CFG before
+                    anything reasons about barriers; mem2reg then sees the callees' allocas too.
+ 3. mem2reg         Uniformity analysis works on SSA values, and fewer allocas means fewer context
+                    arrays. Needs inlining first (a callee's variables are only local once inlined).
+ 4. simplify        Folds what inlining and mem2reg expose (constant arguments, trivial phis) and
+                    removes unreachable blocks, which sub-CFG formation must not see.
+ 5. canonicalize-barriers   Puts barriers in blocks of their own, adds entry/exit barriers and
+                    hoists queries to the prologue: the shape sub-CFG formation and the structured
+                    form rely on. Nothing may merge blocks between this and sub-CFG formation, so
+                    simplify does not run in between.
+ 6. structurize-uniform-barriers (option `structured`)   Chooses the blocks of uniform control
+                    flow around barriers to run at group level. Needs canonical barriers (it reasons
+                    about barrier blocks) and the uniformity analysis of the final SSA.
+ 7. subcfg-formation   The continuation-based work-group function; needs 5 (and 6's choice).
+ 8. fold-local-id-guards (option `fold_guards`)   Narrows work-item loops whose body is guarded by
+                    `local_id < uniform` or `local_id == uniform`; needs the loops of 7.
+ 9. simplify        Cleans what 7 leaves (empty blocks, jump chains, dead slot loads, constant
+                    dispatch) so codegen and readers see a compact function.
+
+`PipelineOptions` switches passes off to measure them (`context_all=True` keeps every value that
+crosses a barrier in a context array, i.e. no uniform slots; `structured=False` and
+`fold_guards=False` give the plain CBS form), `verify=True` runs the IR verifier after every pass,
+and `print_after` names passes whose output is printed (to `dump`, stderr by default).
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+from ..analysis.uniformity import Uniformity
+from ..ir.function import Function, Module
+from ..ir.printer import print_function
+from ..ir.verifier import verify_function
+from . import canonicalize_barriers, inline, mem2reg, simplify, subcfg_formation
+from .clone import clone_module
+
+PASS_NAMES = ("inline", "mem2reg", "simplify", "canonicalize-barriers", "structurize-uniform-barriers",
+              "subcfg-formation", "fold-local-id-guards", "simplify-final")
+
+
+@dataclass(frozen=True)
+class PipelineOptions:
+    context_all: bool = False
+    structured: bool = True
+    fold_guards: bool = True
+    verify: bool = False
+    print_after: tuple[str, ...] = ()
+    dump: object = None  # a file-like object for print_after; stderr when None
+
+
+class _Runner:
+    def __init__(self, function: Function, options: PipelineOptions) -> None:
+        self.function = function
+        self.options = options
+
+    def after(self, name: str) -> None:
+        if self.options.verify:
+            verify_function(self.function)
+        if name in self.options.print_after or "all" in self.options.print_after:
+            out = self.options.dump or sys.stderr
+            print(f"; IR after {name}\n{print_function(self.function)}", file=out)
+
+
+def work_group_module(module: Module, kernel_name: str, local_size, options: PipelineOptions = PipelineOptions()) -> Module:
+    """A new module holding the kernel in work-group form (and copies of the program-scope
+    globals it may reference); `module` is not changed."""
+    local_size = tuple(local_size) + (1,) * (3 - len(local_size))
+    if kernel_name not in module.functions or not module.functions[kernel_name].is_kernel:
+        raise KeyError(f"no kernel named {kernel_name!r} in the module")
+    copy = clone_module(module)
+    function = copy.functions[kernel_name]
+    run = _Runner(function, options)
+    inline.run(copy, [kernel_name])
+    run.after("inline")
+    mem2reg.run(function)
+    run.after("mem2reg")
+    simplify.run(function)
+    run.after("simplify")
+    canonicalize_barriers.run(function)
+    run.after("canonicalize-barriers")
+    uniformity = Uniformity(function)
+    group_blocks = set()
+    if options.structured and not options.context_all:
+        from . import structurize_uniform_barriers
+
+        group_blocks = structurize_uniform_barriers.run(function, uniformity)
+        uniformity = Uniformity(function)
+        run.after("structurize-uniform-barriers")
+    subcfg_formation.run(function, local_size, uniformity, options.context_all, group_blocks)
+    run.after("subcfg-formation")
+    if options.fold_guards:
+        from . import fold_local_id_guards
+
+        fold_local_id_guards.run(function)
+        run.after("fold-local-id-guards")
+    simplify.run(function)
+    run.after("simplify-final")
+    return copy
+
+
+def work_group_function(module: Module, kernel_name: str, local_size,
+                        options: PipelineOptions = PipelineOptions()) -> Function:
+    """The kernel `kernel_name` of `module` (work-item form) as a work-group function for
+    `local_size` (see transforms/__init__.py for the form). `module` is not changed; program-scope
+    globals the result references are copies (same names and initializers)."""
+    return work_group_module(module, kernel_name, local_size, options).functions[kernel_name]

@@ -1,0 +1,5 @@
+"""placeholder, replaced below"""
+
+
+def run(function, uniformity):
+    return set()

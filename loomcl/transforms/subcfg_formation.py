@@ -1,0 +1,383 @@
+"""subcfg-formation: turn a canonicalized work-item kernel into a work-group function by
+continuation-based synchronization (Karrenberg & Hack 2.3; hipSYCL 3.2.1; pocl's SubCFGFormation).
+
+The blocks of the function fall into two levels:
+  * *group level*: the prologue, the barrier blocks, and optionally blocks of uniform control flow
+    chosen by `structurize_uniform_barriers` (the structured form). They run once per work-group.
+  * *work-item level*: all other blocks. A *sub-CFG* is grown from each entry into this level (the
+    successor of a barrier block or of a group-level block): every work-item-level block reachable
+    from it without passing a group-level block. Each sub-CFG is copied into a work-item loop nest
+    (`workitem_loops.WorkItemNest`), so all work-items run it before anything after it runs; that
+    is exactly what a barrier demands. Each exit of the copy records which group-level block comes
+    next (`%next`, by barrier id: entry 0, exit -1, then 1, 2, ...); OpenCL requires all work-items
+    of a group to reach the same barrier, so the last work-item's `%next` decides for the group.
+    Instead of one while-loop around a switch (the papers' dispatcher), the nest ends in a switch
+    over only the targets that sub-CFG can reach: the same control flow, already jump-threaded.
+    A sub-CFG is copied per entry, not per path, so code grows with the number of barriers that
+    start a region, never with the number of paths (no tail duplication).
+
+Values: an SSA value defined at the work-item level is *crossing* if some use is not dominated by
+its definition within one copy (used in another sub-CFG, at group level, or "around" a barrier in a
+loop, hipSYCL fig. 3.4). Crossing values get a slot: a scalar alloca when the uniformity analysis
+says the value is uniform (all work-items store the same value; pocl 4.7's merged uniform
+variables), otherwise a *context array* `alloca [N x T]` indexed by the linear local id. Every
+definition stores to the slot; each copy reads the slot on entry (uniform slots once, before the
+nest, so a later work-item's store cannot be seen by an earlier one; hipSYCL 3.2.4) into a
+variable private to that copy, and mem2reg rebuilds SSA for those variables: within a copy, uses
+see the copy's own definition where it dominates and the slot's value otherwise, with phis where
+both meet. Group-level definitions dominate all their uses in the new CFG (its paths are a subset
+of the old ones), so they need nothing. Private allocas left by mem2reg (arrays, structs) become
+context arrays too: inside a parallel loop, storage shared by all work-items would be a data race.
+
+`get_local_id(d)` becomes the nest's i64 loop counter, `get_local_size(d)` the constant.
+
+Expects: the shape `canonicalize_barriers` produces. Guarantees: the work-group form of
+transforms/__init__.py; the function verifies.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..analysis.dominators import dominates, immediate_dominators
+from ..analysis.uniformity import Uniformity
+from ..ir import instructions as ins
+from ..ir import types as ty
+from ..ir.builder import Builder
+from ..ir.function import Block, Function
+from ..ir.values import Constant, Value
+from . import mem2reg
+from .canonicalize_barriers import is_barrier_block, split_edge
+from .clone import clone_instruction, remap_instruction
+from .workitem_loops import WorkItemNest
+
+EXIT_ID = -1
+
+
+@dataclass(eq=False)
+class SubCFG:
+    entry: Block
+    blocks: list[Block]  # in function order
+    targets: list[Block] = field(default_factory=list)  # group-level blocks it exits to
+    nest: WorkItemNest | None = None
+
+
+@dataclass(eq=False)
+class Slot:
+    """Where a crossing value lives between sub-CFGs."""
+    value: ins.Instruction
+    variable: ins.Alloca  # the scalar the definition stores to before copying (demoted SSA)
+    storage: ins.Alloca  # uniform: == variable; varying: the context array
+    uniform: bool
+
+
+class _Formation:
+    def __init__(self, function: Function, local_size, uniformity: Uniformity, context_all: bool,
+                 group_blocks) -> None:
+        self.function = function
+        self.local_size = tuple(local_size)
+        self.group_size = local_size[0] * local_size[1] * local_size[2]
+        self.uniformity = uniformity
+        self.context_all = context_all
+        self.prologue = function.entry
+        self.group = {b for b in function.blocks if is_barrier_block(b)} | set(group_blocks)
+        self.ids: dict[Block, int] = {}
+        self.subcfgs: dict[Block, SubCFG] = {}
+        self.slots: dict[ins.Instruction, Slot] = {}
+        self.contexts: dict[ins.Alloca, ins.Alloca] = {}
+        self.copy_variables: list[ins.Alloca] = []
+
+    # -- 1. structure ---------------------------------------------------------------------------
+
+    def run(self) -> None:
+        self.replace_local_sizes()
+        self.private_allocas = [i for i in self.prologue.instructions if isinstance(i, ins.Alloca)]
+        self.split_level_edges()
+        self.number_targets()
+        self.grow_subcfgs()
+        self.find_crossing_values()
+        self.demote_crossing_values()
+        self.make_context_arrays()
+        self.original_blocks = list(self.function.blocks)
+        for sub in self.subcfgs.values():
+            self.copy_subcfg(sub)
+        self.connect_group_level()
+        self.delete_originals()
+        mem2reg.run(self.function, self.copy_variables)
+
+    def is_work_item_level(self, block: Block) -> bool:
+        return block not in self.group and block is not self.prologue
+
+    def replace_local_sizes(self) -> None:
+        for inst in list(self.prologue.instructions):
+            if isinstance(inst, ins.WorkItemQuery) and inst.query is ins.Query.LOCAL_SIZE:
+                inst.replace_all_uses_with(Constant(ty.i64, self.local_size[inst.dim]))
+                inst.erase()
+
+    def split_level_edges(self) -> None:
+        """Entries into the work-item level get one predecessor and no phis; edges from the
+        work-item level into a group-level block with phis get a group-level block of their own
+        (the phi's incoming value is then read at group level)."""
+        preds = self.function.predecessors()
+        for block in list(self.function.blocks):
+            for succ in list(dict.fromkeys(block.successors)):
+                if block in self.group and self.is_work_item_level(succ):
+                    if len(preds[succ]) > 1 or succ.phis:
+                        split_edge(block, succ, f"{succ.name}.entry")
+                elif self.is_work_item_level(block) and succ in self.group and succ.phis:
+                    self.group.add(split_edge(block, succ, f"{block.name}.to.{succ.name}"))
+
+    def number_targets(self) -> None:
+        barriers = [b for b in self.function.blocks if is_barrier_block(b)]
+        for block in barriers:
+            if isinstance(block.terminator, ins.Return):
+                self.ids[block] = EXIT_ID
+        self.ids[self.prologue.successors[0]] = 0
+        for block in self.function.blocks:
+            if block in self.group and block not in self.ids:
+                self.ids[block] = len(self.ids) - 1
+
+    def grow_subcfgs(self) -> None:
+        position = {b: i for i, b in enumerate(self.function.blocks)}
+        for block in list(self.function.blocks):
+            if block in self.group:
+                for succ in block.successors:
+                    if self.is_work_item_level(succ) and succ not in self.subcfgs:
+                        self.subcfgs[succ] = self.grow(succ, position)
+
+    def grow(self, entry: Block, position: dict) -> SubCFG:
+        seen, targets, work = {entry}, {}, [entry]
+        while work:
+            for succ in work.pop().successors:
+                if succ in self.group:
+                    targets.setdefault(succ, None)
+                elif succ not in seen:
+                    seen.add(succ)
+                    work.append(succ)
+        return SubCFG(entry, sorted(seen, key=position.__getitem__), list(targets))
+
+    # -- 2. crossing values ---------------------------------------------------------------------
+
+    def find_crossing_values(self) -> None:
+        """Values with a use that its definition does not dominate within some copy."""
+        containing: dict[Block, list[SubCFG]] = {}
+        self.idoms = {}
+        for sub in self.subcfgs.values():
+            inside = set(sub.blocks)
+            for block in sub.blocks:
+                containing.setdefault(block, []).append(sub)
+            self.idoms[sub] = immediate_dominators(
+                sub.entry, lambda b, s=inside: [x for x in b.successors if x in s],
+                lambda b, s=inside: [x for x in self.preds[b] if x in s])
+        self.containing = containing
+        for block in self.function.blocks:
+            if self.is_work_item_level(block):
+                for inst in block.instructions:
+                    if inst.users and self.is_crossing(inst):
+                        self.slots[inst] = None
+
+    @property
+    def preds(self):
+        if not hasattr(self, "_preds"):
+            self._preds = self.function.predecessors()
+        return self._preds
+
+    def is_crossing(self, value: ins.Instruction) -> bool:
+        for user in value.users:
+            for use_block in _use_blocks(value, user):
+                if not self.is_work_item_level(use_block):
+                    return True
+                for sub in self.containing.get(use_block, ()):
+                    if value.block is use_block:
+                        continue
+                    if not dominates(self.idoms[sub], value.block, use_block):
+                        return True
+        return False
+
+    def demote_crossing_values(self) -> None:
+        """Store each crossing value to a variable after its definition and load it at each use."""
+        for value in list(self.slots):
+            variable = Builder(self.prologue).alloca(value.type, (value.name or "v") + ".slot")
+            uniform = self.uniformity.is_uniform(value) and not self.context_all
+            storage = variable
+            if not uniform:
+                storage = self.context_array(value.type, (value.name or "v") + ".context")
+            self.slots[value] = Slot(value, variable, storage, uniform)
+            for user in list(value.users):
+                self.load_for_use(value, user, variable)
+            store = ins.Store(value, variable)
+            block = value.block
+            index = block.first_non_phi_index if isinstance(value, ins.Phi) else block.instructions.index(value) + 1
+            block.insert(index, store)
+        self.slot_of_variable = {s.variable: s for s in self.slots.values()}
+
+    @staticmethod
+    def load_for_use(value: ins.Instruction, user: ins.Instruction, variable: ins.Alloca) -> None:
+        if isinstance(user, ins.Phi):
+            for i, (v, block) in enumerate(user.incoming):
+                if v is value:
+                    load = ins.Load(value.type, variable, value.name)
+                    block.insert_before(block.terminator, load)
+                    user.set_operand(i, load)
+        else:
+            load = ins.Load(value.type, variable, value.name)
+            user.block.insert_before(user, load)
+            user.replace_uses_of(value, load)
+
+    def context_array(self, element: ty.Type, name: str) -> ins.Alloca:
+        return Builder(self.prologue).alloca(ty.ArrayType(element, self.group_size), name)
+
+    def make_context_arrays(self) -> None:
+        """Private allocas of the kernel (arrays, structs, address-taken scalars) get one element
+        per work-item."""
+        for private in self.private_allocas:
+            self.contexts[private] = self.context_array(private.allocated_type, private.name + ".context")
+
+    # -- 3. copies ------------------------------------------------------------------------------
+
+    def copy_subcfg(self, sub: SubCFG) -> None:
+        if self.is_trivial(sub):
+            return
+        nest = sub.nest = WorkItemNest(self.function, self.local_size, sub.entry.name)
+        copy = _Copy(self, nest)
+        blocks = {b: self.function.add_block(b.name) for b in sub.blocks}
+        exits = {t: self.exit_block(sub, t, nest) for t in sub.targets}
+        made = []
+        for block in sub.blocks:
+            for inst in block.instructions:
+                made += copy.instruction(inst, blocks[block])
+        copied = set(blocks.values())
+        blocks.update(exits)
+        for inst in made:
+            remap_instruction(inst, copy.values, blocks)
+            if isinstance(inst, ins.Phi):  # edges from outside the sub-CFG do not exist in a copy
+                for pred in [p for p in inst.incoming_blocks if p not in copied]:
+                    inst.remove_incoming(pred)
+        nest.enter(blocks[sub.entry])
+        self.dispatch(sub, nest, exits)
+        nest.register_parallel_loop(list(copied), list(exits.values()))
+
+    def is_trivial(self, sub: SubCFG) -> bool:
+        """A region of empty blocks leading to one place needs no loop (two barriers in a row)."""
+        return len(sub.targets) == 1 and all(len(b.instructions) == 1 for b in sub.blocks)
+
+    def exit_block(self, sub: SubCFG, target: Block, nest: WorkItemNest) -> Block:
+        block = self.function.add_block(f"{sub.entry.name}.to.{target.name}")
+        block.append(ins.Jump(nest.latch))
+        return block
+
+    def dispatch(self, sub: SubCFG, nest: WorkItemNest, exits: dict[Block, Block]) -> None:
+        """Record where each work-item goes next, and branch there after the nest."""
+        after = Builder(nest.after)
+        if len(sub.targets) == 1:
+            after.jump(sub.targets[0])
+            return
+        phi = ins.Phi(ty.i32, "next")
+        nest.latch.insert(0, phi)
+        for target, block in exits.items():
+            phi.add_incoming(Constant(ty.i32, self.ids[target]), block)
+        default, *cases = sub.targets
+        after.switch(phi, default, [(self.ids[t], t) for t in cases])
+
+    # -- 4. group level -------------------------------------------------------------------------
+
+    def entry_of(self, block: Block) -> Block:
+        """Where the group goes to run the work-item region entered at `block`."""
+        sub = self.subcfgs[block]
+        return sub.nest.pre if sub.nest is not None else sub.targets[0]
+
+    def connect_group_level(self) -> None:
+        for block in list(self.group):
+            if is_barrier_block(block):
+                barrier = block.instructions[0]
+                barrier.erase()
+            term = block.terminator
+            for succ in set(term.successors):
+                if self.is_work_item_level(succ):
+                    term.replace_successor(succ, self.entry_of(succ))
+
+    def delete_originals(self) -> None:
+        doomed = [b for b in self.original_blocks if self.is_work_item_level(b)]
+        for block in doomed:
+            for inst in block.instructions:
+                inst.drop_operands()
+        for block in doomed:
+            for inst in block.instructions:
+                inst.users.clear()
+            self.function.remove_block(block)
+        for inst in list(self.prologue.instructions):
+            if isinstance(inst, ins.WorkItemQuery) and inst.query is ins.Query.LOCAL_ID:
+                inst.erase()
+        for private in self.contexts:
+            private.erase()
+
+
+class _Copy:
+    """The state of copying one sub-CFG: the value map and the copy's private variables."""
+
+    def __init__(self, formation: _Formation, nest: WorkItemNest) -> None:
+        self.formation = formation
+        self.nest = nest
+        self.values: dict[Value, Value] = {}
+        self.variables: dict[ins.Alloca, ins.Alloca] = {}
+        body = Builder(nest.body)
+        for inst in formation.prologue.instructions:
+            if isinstance(inst, ins.WorkItemQuery) and inst.query is ins.Query.LOCAL_ID:
+                self.values[inst] = nest.ids[inst.dim]
+        for private, context in formation.contexts.items():
+            self.values[private] = body.element_ptr(private.allocated_type, context, nest.linear, private.name)
+
+    def instruction(self, inst: ins.Instruction, block: Block) -> list[ins.Instruction]:
+        slots = self.formation.slot_of_variable
+        if isinstance(inst, ins.Store) and inst.pointer in slots:
+            new = self.store_to_slot(inst.value, slots[inst.pointer])
+        elif isinstance(inst, ins.Load) and inst.pointer in slots:
+            new = [ins.Load(inst.type, self.variable(slots[inst.pointer]), inst.name)]
+            self.values[inst] = new[0]
+        else:
+            new = [clone_instruction(inst)]
+            self.values[inst] = new[0]
+        for n in new:
+            block.append(n)
+        return new
+
+    def store_to_slot(self, value: Value, slot: Slot) -> list[ins.Instruction]:
+        """A definition updates the copy's variable and the slot that outlives the copy."""
+        new = [ins.Store(value, self.variable(slot))]
+        if slot.uniform:
+            return new + [ins.Store(value, slot.storage)]
+        pointer = ins.ElementPtr(slot.value.type, slot.storage, self.nest.linear, slot.value.name)
+        return new + [pointer, ins.Store(value, pointer)]
+
+    def variable(self, slot: Slot) -> ins.Alloca:
+        """The copy's private variable for a slot, initialized from the slot on entry: uniform
+        slots are read once before the nest, context arrays by each work-item."""
+        if slot.variable in self.variables:
+            return self.variables[slot.variable]
+        type, name = slot.value.type, slot.value.name
+        variable = Builder(self.formation.prologue).alloca(type, name)
+        self.formation.copy_variables.append(variable)
+        self.variables[slot.variable] = variable
+        body = Builder(self.nest.body)
+        if slot.uniform:
+            pre = Builder()
+            pre.position_before(self.nest.pre.terminator)
+            snapshot = pre.load(type, slot.storage, name)
+        else:
+            snapshot = body.load(type, body.element_ptr(type, slot.storage, self.nest.linear, name), name)
+        body.store(snapshot, variable)
+        return variable
+
+
+def _use_blocks(value: Value, user: ins.Instruction) -> list[Block]:
+    if isinstance(user, ins.Phi):
+        return [b for v, b in user.incoming if v is value]
+    return [user.block]
+
+
+def run(function: Function, local_size, uniformity: Uniformity | None = None,
+        context_all: bool = False, group_blocks=()) -> None:
+    """Form the work-group function in place. `group_blocks`: extra blocks to run at group level
+    (the structured form; they must hold only uniform, side-effect-free code)."""
+    uniformity = uniformity or Uniformity(function)
+    function.local_size = tuple(local_size)
+    _Formation(function, local_size, uniformity, context_all, group_blocks).run()
