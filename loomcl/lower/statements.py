@@ -143,7 +143,7 @@ class StatementLowering:
         value = self.value(s.cond)
         end = self.new_block("switch.end")
         for case in s.cases:
-            self.labels[case] = self.new_block(f"switch.case{case.value}")
+            self.labels[case] = self.new_block("switch.case")
         if s.default is not None:
             self.labels[s.default] = self.new_block("switch.default")
         default = self.labels[s.default] if s.default is not None else end

@@ -4,7 +4,8 @@ import pathlib
 import pytest
 
 from loomcl.frontend import CompileError
-from loomcl.ir import Barrier, Call, Function, WorkItemQuery
+from loomcl.ir import Barrier, Call, Function, WorkItemQuery, print_module
+from loomcl.ir.reader import read_module
 
 from . import kernels
 from .util import lower
@@ -20,6 +21,12 @@ def instructions_of(function: Function, kind) -> list:
 def test_realistic_kernel_lowers_and_verifies(name):
     module = lower(kernels.ALL[name])
     assert module.kernels
+
+
+@pytest.mark.parametrize("name", sorted(kernels.ALL))
+def test_printed_ir_reads_back_unchanged(name):
+    text = print_module(lower(kernels.ALL[name]))
+    assert print_module(read_module(text)) == text
 
 
 def test_tiled_matmul_has_two_local_tiles_and_barriers_in_a_loop():

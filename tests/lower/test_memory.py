@@ -1,9 +1,7 @@
 """Address spaces and storage: __local variables, __constant data, pointers between spaces."""
-import pytest
 
 from loomcl.ir import types as ty
-from loomcl.lower import LoweringError, lower_program
-from loomcl.frontend import parse_program
+from loomcl.lower import LoweringError
 
 from .util import ir, kernel_ir, lower
 

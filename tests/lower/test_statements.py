@@ -48,9 +48,9 @@ def test_switch_cases_fall_through_in_source_order():
         default: r = 40;
         }
         out[1] = r;""")
-    assert "switch %" in text and "[1: switch.case1, 2: switch.case2, -3: switch.case-3]" in text
-    case1 = text.split("switch.case1:")[1].split("switch.case2:")[0]
-    assert case1.strip().endswith("jump switch.case2")  # fall-through
+    assert "switch %" in text and "[1: switch.case, 2: switch.case.1, -3: switch.case.2]" in text
+    case1 = text.split("switch.case:")[1].split("switch.case.1:")[0]
+    assert case1.strip().endswith("jump switch.case.1")  # fall-through
     assert "jump switch.end" in text
 
 
