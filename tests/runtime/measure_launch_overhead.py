@@ -1,8 +1,9 @@
 """Launch overhead from Python (a measurement, not a test): launch + finish of an empty one-group
 kernel, and of a trivial kernel (out[gid] = gid) over 64 groups of 64, with the fake compiler's
-hand-written work-group functions. Prints the best and median of several runs in microseconds.
+hand-written work-group functions or (--real) loomcl's compiler. Prints the best and median of
+several runs in microseconds.
 
-    PYTHONPATH=. python tests/runtime/measure_launch_overhead.py [--threads N]
+    PYTHONPATH=. python tests/runtime/measure_launch_overhead.py [--threads N] [--real]
 """
 from __future__ import annotations
 
@@ -20,6 +21,12 @@ from loomcl.runtime import pool, program  # noqa: E402
 from kernels import fake_build  # noqa: E402
 
 
+SOURCE = """
+__kernel void empty(void) {}
+__kernel void store_gid(__global int *out) { out[get_global_id(0)] = get_global_id(0); }
+"""
+
+
 def per_call_us(fn, calls: int = 5000, runs: int = 9) -> tuple[float, float]:
     samples = []
     for _ in range(runs):
@@ -33,13 +40,15 @@ def per_call_us(fn, calls: int = 5000, runs: int = 9) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--real", action="store_true", help="use loomcl's compiler, not the fake")
     options = parser.parse_args()
     if options.threads:
         pool.set_thread_count(options.threads)
-    program.compile_source = fake_build
+    if not options.real:
+        program.compile_source = fake_build
     ctx = cl.create_some_context()
     queue = cl.CommandQueue(ctx)
-    prg = cl.Program(ctx, "fake").build()
+    prg = cl.Program(ctx, SOURCE).build()
     out = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * 64 * 64)
     empty, trivial = prg.empty, prg.store_gid
     cases = {
@@ -47,7 +56,7 @@ def main() -> None:
         "trivial kernel, 64 groups of 64": lambda: (trivial(queue, (4096,), (64,), out), queue.finish()),
         "trivial kernel, 64x64, args preset": lambda: (trivial(queue, (4096,), (64,)), queue.finish()),
     }
-    print(f"threads: {pool.get_thread_count()}")
+    print(f"threads: {pool.get_thread_count()}, compiler: {'loomcl' if options.real else 'fake'}")
     for name, case in cases.items():
         case()
         best, median = per_call_us(case)
