@@ -9,8 +9,8 @@ functions. A flat table maps each Builtin to one small method.
   constant becomes a select over dimensions 0..2 with the spec's value for any other dimension
   (0 for ids and offsets, 1 for sizes and counts). All results are size_t, i64; get_work_dim is
   uint.
-* `barrier(flags)` needs constant flags (every real kernel passes CLK_* constants); otherwise the
-  barrier fences both spaces (3), which is always safe.
+* `barrier(flags)` needs constant flags (every real kernel passes CLK_* constants, folded here with
+  the frontend's constant folder); otherwise the barrier fences both spaces (3), always safe.
 * Math maps to `MathCall` (native_* forms to the same function: loomcl's precise versions meet the
   native accuracy bounds); `mad` is fmul+fadd, which OpenCL allows and which needs no FMA unit.
 * Atomics (6.13.11) map to AtomicRMW/AtomicCmpXchg and give the old value; min/max pick the signed
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ..frontend import ast as A
 from ..frontend.builtins import Builtin
+from ..frontend.constfold import fold_int
 from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.values import Constant, Value
@@ -102,9 +103,10 @@ class BuiltinLowering:
     def _per_dimension(self, e: A.BuiltinCall, compute, default: int) -> Value:
         """compute(d) for the call's dimension argument: directly when it is a constant, else a
         select chain over 0..2 that falls back to `default`."""
+        constant = fold_int(e.args[0])
+        if constant is not None:
+            return compute(constant) if 0 <= constant < 3 else Constant(ty.i64, default)
         dim = self.value(e.args[0])
-        if isinstance(dim, Constant):
-            return compute(dim.value) if dim.value < 3 else Constant(ty.i64, default)
         result: Value = Constant(ty.i64, default)
         for d in (2, 1, 0):
             is_d = self.b.compare(ins.Predicate.EQ, dim, Constant(dim.type, d))
@@ -118,8 +120,11 @@ class BuiltinLowering:
     # -- synchronization -----------------------------------------------------------------------------
 
     def _flags(self, e: A.BuiltinCall) -> int:
-        flags = self.value(e.args[0])
-        return flags.value if isinstance(flags, Constant) else 3
+        flags = fold_int(e.args[0])
+        if flags is None:
+            self.effect(e.args[0])
+            return 3
+        return flags
 
     def _barrier(self, e: A.BuiltinCall) -> None:
         self.b.barrier(self._flags(e))

@@ -115,3 +115,9 @@ def test_unsigned_atomic_min_and_cmpxchg_and_local_atomics():
 
 def test_float_atomic_xchg():
     assert "atomic xchg %" in kernel_ir("f[0] = atomic_xchg(f + 1, 2.0f);", "__global float *f")
+
+
+def test_constant_expressions_as_dimension_and_flags_are_folded():
+    text = kernel_ir("int d = 1; barrier(d + 1); out[0] = get_local_id(2 - 1); mem_fence(1 | 2);")
+    assert "barrier 3" in text and "local_id 1" in text and "select" not in text and "fence 3" in text
+    assert "barrier 1" in kernel_ir("barrier((1 << 1) - 1);")
