@@ -1,7 +1,7 @@
 """One function definition to one IR function in work-item form.
 
-Storage: every parameter and private variable lives in an `Alloca` of its memory type (the builder
-puts allocas at the top of the entry block); reads and writes are loads and stores. No SSA is built
+Storage: every parameter and private variable lives in an `Alloca` of its memory type, at the top
+of the entry block in declaration order; reads and writes are loads and stores. No SSA is built
 here: the transforms' mem2reg promotes scalar allocas, so this stage stays a direct reading of the
 source (the "emit stack slots and promote them" option of DESIGN.md, lower/). Parameters are stored
 into their slot on entry, so `x = ...` on a parameter needs no special case.
@@ -139,6 +139,8 @@ class FunctionLowerer(ExpressionLowering, StatementLowering, BuiltinLowering, Ca
 
 
 def remove_unreachable_blocks(function: Function) -> None:
+    """Delete the blocks no path from the entry reaches. Only `&&`, `||` and `?:` make phis, and
+    they lie wholly inside dead code or wholly outside, but a live phi is cleaned up anyway."""
     reachable, work = {function.entry}, [function.entry]
     while work:
         for succ in work.pop().successors:
@@ -147,8 +149,9 @@ def remove_unreachable_blocks(function: Function) -> None:
                 work.append(succ)
     dead = [b for b in function.blocks if b not in reachable]
     for block in dead:
-        for succ in block.successors:
-            for phi in succ.phis if succ in reachable else ():
-                phi.remove_incoming(block)
+        for succ in set(block.successors) & reachable:
+            for phi in succ.phis:
+                if block in phi.incoming_blocks:
+                    phi.remove_incoming(block)
     for block in dead:
         function.remove_block(block)
