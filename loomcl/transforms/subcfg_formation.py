@@ -95,6 +95,7 @@ class _Formation:
         self.number_targets()
         self.grow_subcfgs()
         self.find_crossing_values()
+        self.rematerialize_cheap_values()
         self.demote_crossing_values()
         self.make_context_arrays()
         self.original_blocks = list(self.function.blocks)
@@ -103,6 +104,7 @@ class _Formation:
         self.connect_group_level()
         self.delete_originals()
         mem2reg.run(self.function, self.copy_variables)
+        self.widen_truncated_ids()
 
     def is_work_item_level(self, block: Block) -> bool:
         return block not in self.group and block is not self.prologue
@@ -193,6 +195,56 @@ class _Formation:
                         return True
         return False
 
+    def rematerialize_cheap_values(self) -> None:
+        """A crossing value computed by a few pure instructions from prologue values (local ids,
+        group ids, arguments, constants) is recomputed at each use instead of stored: a context
+        array would hide from the vectorizer that `in[get_global_id(0)]` is a consecutive access
+        (hipSYCL 3.2.4 restores contiguous values for the same reason), and recomputing costs
+        less than a load."""
+        for value in list(self.slots):
+            tree = self.expression_tree(value)
+            if tree is None:
+                continue
+            del self.slots[value]
+            for user in list(value.users):
+                for block in _use_blocks(value, user):
+                    if block is value.block:
+                        continue
+                    anchor = block.terminator if isinstance(user, ins.Phi) else user
+                    copy = _copy_tree(tree, anchor)
+                    _replace_use(user, value, copy, block)
+
+    def expression_tree(self, value: ins.Instruction, limit: int = 12) -> list | None:
+        """The pure instructions computing `value` from prologue values, operands first (the root
+        last); None if there are more than `limit` or any other kind of operand."""
+        tree: list[ins.Instruction] = []
+        seen: set[ins.Instruction] = set()
+
+        def visit(inst) -> bool:
+            if inst in seen:
+                return True
+            if not isinstance(inst, _REMATERIALIZABLE) or len(seen) >= limit:
+                return False
+            seen.add(inst)
+            for op in inst.operands:
+                if isinstance(op, ins.Instruction) and op.block is not self.prologue and not visit(op):
+                    return False
+            tree.append(inst)
+            return True
+
+        if not visit(value):
+            return None
+        if self.local_id_in(tree) and self.used_at_group_level(value):
+            return None
+        return tree
+
+    def local_id_in(self, tree: list) -> bool:
+        return any(isinstance(op, ins.WorkItemQuery) and op.query is ins.Query.LOCAL_ID
+                   for inst in tree for op in inst.operands)
+
+    def used_at_group_level(self, value: ins.Instruction) -> bool:
+        return any(not self.is_work_item_level(b) for u in value.users for b in _use_blocks(value, u))
+
     def demote_crossing_values(self) -> None:
         """Store each crossing value to a variable after its definition and load it at each use."""
         for value in list(self.slots):
@@ -277,6 +329,20 @@ class _Formation:
             phi.add_incoming(Constant(ty.i32, self.ids[target]), block)
         default, *cases = sub.targets
         after.switch(phi, default, [(self.ids[t], t) for t in cases])
+
+    def widen_truncated_ids(self) -> None:
+        """`(long)(int)get_local_id(0)` is the id itself: the loop counters lie in [0, 2**31).
+        Keeping the i64 counter makes the access affine for LLVM (LLVMLITE.md: a sext of a plain
+        trunc became a mask and stopped vectorization)."""
+        ids = [sub.nest.ids[d] for sub in self.subcfgs.values() if sub.nest for d in sub.nest.loop_dims]
+        for counter in ids:
+            for trunc in [u for u in counter.users if isinstance(u, ins.Cast) and u.opcode is ins.CastOpcode.TRUNC]:
+                if trunc.type.bits < 32:
+                    continue
+                for ext in [u for u in trunc.users if isinstance(u, ins.Cast) and u.type is counter.type
+                            and u.opcode in (ins.CastOpcode.SEXT, ins.CastOpcode.ZEXT)]:
+                    ext.replace_all_uses_with(counter)
+                    ext.erase()
 
     # -- 4. group level -------------------------------------------------------------------------
 
@@ -366,6 +432,29 @@ class _Copy:
             snapshot = body.load(type, body.element_ptr(type, slot.storage, self.nest.linear, name), name)
         body.store(snapshot, variable)
         return variable
+
+
+_REMATERIALIZABLE = (ins.BinaryOp, ins.Cast, ins.Compare, ins.Select, ins.ElementPtr, ins.FieldPtr, ins.FNeg)
+
+
+def _copy_tree(tree: list[ins.Instruction], anchor: ins.Instruction) -> ins.Instruction:
+    """Copies of `tree` (operands first) inserted before `anchor`; returns the copy of its root."""
+    values = {}
+    for inst in tree:
+        new = clone_instruction(inst)
+        remap_instruction(new, values, {})
+        anchor.block.insert_before(anchor, new)
+        values[inst] = new
+    return values[tree[-1]]
+
+
+def _replace_use(user: ins.Instruction, old: Value, new: Value, block: Block) -> None:
+    if isinstance(user, ins.Phi):
+        for i, (v, b) in enumerate(user.incoming):
+            if v is old and b is block:
+                user.set_operand(i, new)
+    else:
+        user.replace_uses_of(old, new)
 
 
 def _use_blocks(value: Value, user: ins.Instruction) -> list[Block]:
