@@ -77,7 +77,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.plot and (message := _plot_module().require_matplotlib()):
         log(message)
         return 2
-    repeat = args.repeat or (3 if args.quick else 5)
+    repeat = args.repeat if args.repeat is not None else (3 if args.quick else 5)
+    if repeat < 1:
+        log("--repeat must be at least 1")
+        return 2
 
     opened, unavailable = open_implementations(args, chosen)
     for line in unavailable:

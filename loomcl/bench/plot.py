@@ -55,7 +55,8 @@ def _bars(ax, rows, names, values, label):
                   [row.case.name for row in rows], fontsize=8)
     ax.invert_yaxis()
     ax.set_xlabel(label)
-    ax.legend(fontsize=8)
+    if names:
+        ax.legend(fontsize=8)
 
 
 def _bandwidth(ax, rows, names, limits):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import platform
+import statistics
 import subprocess
 import time
 from pathlib import Path
@@ -60,7 +61,7 @@ def cell(row: Row, name: str) -> str:
     if result is None:
         return "-"
     if result.ok:
-        return f"{result.min_ms:.2f}"
+        return f"{result.min_ms:.2f}" if result.wall_ms else "ok"
     return {"skipped": "skipped", "mismatch": "MISMATCH"}.get(result.status, "ERROR")
 
 
@@ -72,8 +73,7 @@ def table(rows: list[Row], names: list[str], limits: Limits) -> str:
     lines = [header]
     for row in rows:
         ratios = [speed_ratio(row, n) for n in loomcl]
-        rates = [rate(row, row.results[n].min_ms, limits) if n in row.results and row.results[n].ok else ""
-                 for n in names]
+        rates = [rate(row, row.results[n].min_ms, limits) if _timed(row, n) else "" for n in names]
         lines.append([row.case.name, row.size, *[cell(row, n) for n in names],
                       *[f"{r:.2f}x" if r else "" for r in ratios], *rates,
                       f"{row.numpy_ms:.2f}" if row.numpy_ms is not None else ""])
@@ -82,6 +82,11 @@ def table(rows: list[Row], names: list[str], limits: Limits) -> str:
             for line in lines]
     text.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(line.rstrip() for line in text)
+
+
+def _timed(row: Row, name: str) -> bool:
+    result = row.results.get(name)
+    return bool(result and result.ok and result.wall_ms)
 
 
 def problems(rows: list[Row]) -> list[str]:
@@ -141,7 +146,7 @@ def _row_json(row: Row, names: list[str]) -> dict:
         entry = {"status": r.status, "reason": r.reason, "max_error": r.max_error}
         if r.ok and r.wall_ms:
             entry.update(min_ms=r.min_ms, median_ms=r.median_ms, event_min_ms=min(r.event_ms),
-                         event_median_ms=sorted(r.event_ms)[len(r.event_ms) // 2], runs_ms=r.wall_ms)
+                         event_median_ms=statistics.median(r.event_ms), runs_ms=r.wall_ms)
         results[name] = entry
     return {"name": row.case.name, "family": row.case.family, "seed": row.case.seed, "size": row.size,
             "bytes": row.bytes, "flops": row.flops, "numpy_ms": row.numpy_ms, "needs": list(row.case.needs),
