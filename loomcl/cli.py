@@ -41,7 +41,9 @@ def cmd_build(args) -> int:
     try:
         if args.emit == "ast":
             unit = frontend.parse_program(source, frontend.parse_options(options), args.file)
-            print(frontend.dump_ast(unit))
+            from .frontend.printer import format_tree
+
+            print(format_tree(unit))
             return 0
         program = compiler.build(source, options, args.file)
     except (frontend.CompileError, frontend.OptionError) as exc:

@@ -145,11 +145,14 @@ def _check_size(context: Context, size, hostbuf) -> int:
         host_size = memoryview(hostbuf).nbytes
         if size == 0:
             size = host_size
-        elif size > host_size:
+        elif size != host_size:
+            # pyopencl copies a prefix of a larger hostbuf; a size that disagrees with the host
+            # data is far more often a mistake (wrong dtype or count), so say so.
+            relation = "larger" if size > host_size else "smaller"
             raise LogicError(
                 _ROUTINE,
                 status_code.INVALID_BUFFER_SIZE,
-                f"size {size} is larger than the hostbuf's {host_size} bytes",
+                f"size {size} is {relation} than the hostbuf's {host_size} bytes",
             )
     if size == 0:
         raise LogicError(_ROUTINE, status_code.INVALID_BUFFER_SIZE, "a buffer needs a size > 0 or a non-empty hostbuf")
