@@ -65,6 +65,17 @@ def fold_constant_cast(kind: CastKind, value: Value, source: T.Type, target: T.T
     return None
 
 
+_LOCAL_EXTENTS = (ins.Query.LOCAL_ID, ins.Query.LOCAL_SIZE, ins.Query.ENQUEUED_LOCAL_SIZE)
+
+
+def is_local_extent(value: Value) -> bool:
+    """Whether value is a local id or local size, which always fits in 31 bits (a work-group is far
+    smaller). Their truncation to int is then marked no-wrap (`trunc nuw nsw`), which keeps
+    `a[(int)lid]` affine for LLVM's vectorizer; a plain trunc let InstCombine turn sext(trunc(lid))
+    under a guard into a mask and nothing vectorized (../shared/LLVMLITE.md, index width)."""
+    return isinstance(value, ins.WorkItemQuery) and value.query in _LOCAL_EXTENTS
+
+
 def is_widened_flag(value: Value) -> bool:
     """Whether value is `zext i1 to iN`: a comparison's int result, tested again by `if`, `&&` or
     `!`; testing the i1 itself spares a compare (sema writes `if (a < b)` as `(bool)(int)(a < b)`)."""
@@ -94,7 +105,9 @@ class CastLowering:
         if have == want:
             return value
         if have > want:
-            return self.b.cast(Op.TRUNC, value, to)
+            trunc = self.b.cast(Op.TRUNC, value, to)
+            trunc.no_wrap = want >= 32 and is_local_extent(value)
+            return trunc
         widen = Op.SEXT if is_signed(source) and not source.is_bool else Op.ZEXT
         return self.b.cast(widen, value, to)
 

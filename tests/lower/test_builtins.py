@@ -121,3 +121,12 @@ def test_constant_expressions_as_dimension_and_flags_are_folded():
     text = kernel_ir("int d = 1; barrier(d + 1); out[0] = get_local_id(2 - 1); mem_fence(1 | 2);")
     assert "barrier 3" in text and "local_id 1" in text and "select" not in text and "fence 3" in text
     assert "barrier 1" in kernel_ir("barrier((1 << 1) - 1);")
+
+
+def test_local_id_truncation_to_int_is_marked_no_wrap():
+    module = lower("__kernel void k(__global int *o) { int l = get_local_id(0); short s = get_local_id(0);"
+                   " int g = get_global_id(0); o[l] = s + g; }")
+    from loomcl.ir import Cast, CastOpcode
+    truncs = [i for i in module.functions["k"].instructions()
+              if isinstance(i, Cast) and i.opcode is CastOpcode.TRUNC]
+    assert [getattr(t, "no_wrap", False) for t in truncs] == [True, False, False]
