@@ -266,12 +266,12 @@ def merge_blocks(function: Function) -> bool:
         for succ in pred.successors:
             for phi in succ.phis:
                 phi.replace_incoming_block(block, pred)
+            preds[succ] = [pred if p is block else p for p in preds[succ]]
         function.remove_block(block)
         for loop in function.parallel_loops:
             if loop.latch is block:
                 loop.latch = pred
             loop.blocks.discard(block)
-        preds = function.predecessors()
         changed = True
     return changed
 
@@ -280,6 +280,7 @@ def bypass_empty_blocks(function: Function) -> bool:
     """Redirect the predecessors of a block holding only `jump T` to T, where T's phis allow it."""
     changed = False
     loop_blocks = {b for loop in function.parallel_loops for b in (loop.header, loop.latch)}
+    all_preds = function.predecessors()
     for block in list(function.blocks):
         if block is function.entry or len(block.instructions) != 1 or block in loop_blocks:
             continue
@@ -287,8 +288,10 @@ def bypass_empty_blocks(function: Function) -> bool:
         if not isinstance(term, ins.Jump) or term.target is block:
             continue
         target = term.target
-        preds = function.predecessors()[block]
-        if target.phis and any(p in preds for p in function.predecessors()[target]):
+        preds = all_preds[block]
+        if not preds:
+            continue  # unreachable: remove_unreachable_blocks deals with it
+        if target.phis and any(p in preds for p in all_preds[target]):
             continue  # a predecessor reaching T both ways would need two phi entries
         if target.phis and any(len(set(p.successors)) != len(p.successors) for p in preds):
             continue
@@ -298,10 +301,10 @@ def bypass_empty_blocks(function: Function) -> bool:
                 phi.add_incoming(phi.value_for(block), pred)
         for phi in target.phis:
             phi.remove_incoming(block)
-        if preds:
-            function.remove_block(block)
-            _forget_blocks(function, {block})
-            changed = True
+        all_preds[target] = list(dict.fromkeys([p for p in all_preds[target] if p is not block] + preds))
+        function.remove_block(block)
+        _forget_blocks(function, {block})
+        changed = True
     return changed
 
 
