@@ -308,9 +308,31 @@ def bypass_empty_blocks(function: Function) -> bool:
     return changed
 
 
+def remove_empty_work_item_loops(function: Function) -> bool:
+    """A one-block work-item loop whose instructions only count (no side effects, no value used
+    after it) does nothing: leave it at once."""
+    changed = False
+    for loop in list(function.parallel_loops):
+        block = loop.header
+        if loop.latch is not block or loop.blocks != {block}:
+            continue
+        if any(i.has_side_effects and not i.is_terminator for i in block.instructions):
+            continue
+        if any(u.block is not block for i in block.instructions for u in i.users):
+            continue
+        exits = [s for s in block.successors if s is not block]
+        if len(exits) != 1:
+            continue
+        _drop_edge(block, block)
+        _replace_terminator(block, ins.Jump(exits[0]))
+        function.parallel_loops.remove(loop)
+        changed = True
+    return changed
+
+
 def run(function: Function) -> None:
     passes = (fold_constants, eliminate_dead_code, fold_branches, remove_unreachable_blocks,
-              merge_blocks, bypass_empty_blocks)
+              merge_blocks, bypass_empty_blocks, remove_empty_work_item_loops)
     changed = True
     while changed:
         changed = False

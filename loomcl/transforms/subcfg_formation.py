@@ -45,7 +45,7 @@ from ..ir import types as ty
 from ..ir.builder import Builder
 from ..ir.function import Block, Function
 from ..ir.values import Constant, Value
-from . import mem2reg
+from . import mem2reg, simplify
 from .canonicalize_barriers import is_barrier_block, split_edge
 from .clone import clone_instruction, remap_instruction
 from .workitem_loops import WorkItemNest
@@ -90,6 +90,8 @@ class _Formation:
 
     def run(self) -> None:
         self.replace_local_sizes()
+        simplify.fold_constants(self.function)  # the local size is known now: regions may empty
+        simplify.eliminate_dead_code(self.function)
         self.private_allocas = [i for i in self.prologue.instructions if isinstance(i, ins.Alloca)]
         self.split_level_edges()
         self.number_targets()
