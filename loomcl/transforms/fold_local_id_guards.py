@@ -1,5 +1,165 @@
-"""placeholder, replaced below"""
+"""fold-local-id-guards: turn a guard on the local id into the bounds of the work-item loop.
+
+In the structured form the reduction step `if (lid < s) t[lid] += t[lid + s];` becomes a
+work-item loop over all L work-items whose body is that guard. Only the first s iterations do
+anything, so the loop can run over 0..min(s, L) instead; `if (lid == 0)` becomes one iteration.
+LLVMLITE.md measured this as the single biggest lever (3.3 -> 22 GB/s for a reduction): the
+remaining iterations are all active, so the vectorized loop does no masked work.
+
+Pattern, on a work-item loop of `function.parallel_loops` (the innermost, x, loop):
+  * its header ends in `branch (cmp P id, u), A, B` (or with the operands swapped), where `id` is
+    the header's counter (or `trunc` of it to at least 32 bits: the ids are in [0, L)) and `u` is
+    an integer defined outside the loop;
+  * one target is the latch, or an empty block that jumps to it: the skipped work-items do
+    nothing else; the latch has no phis (the nest has a single successor, so no `%next` to keep);
+  * everything else in the header is free of side effects (skipping it for idle work-items is safe);
+  * the loop is entered from a single block (an edge of its own is made if that block branches)
+    and leaves to a block without phis.
+Then the counter runs over [lo, hi) computed before the loop (clamped to [0, L]), the loop is
+skipped when the range is empty, and the guard becomes a jump to the active side.
+
+Expects: the output of subcfg-formation (before or after simplify). Guarantees: same behaviour,
+a verified function; loops that do not match are left alone.
+"""
+from __future__ import annotations
+
+from ..ir import instructions as ins
+from ..ir import types as ty
+from ..ir.builder import Builder
+from ..ir.function import Block, Function, ParallelLoop
+from ..ir.values import Constant, Value
+from .canonicalize_barriers import split_edge
+
+P = ins.Predicate
+_SWAPPED = {P.SLT: P.SGT, P.SGT: P.SLT, P.SLE: P.SGE, P.SGE: P.SLE, P.ULT: P.UGT, P.UGT: P.ULT,
+            P.ULE: P.UGE, P.UGE: P.ULE, P.EQ: P.EQ, P.NE: P.NE}
+_INVERSE = {P.SLT: P.SGE, P.SGE: P.SLT, P.SGT: P.SLE, P.SLE: P.SGT, P.ULT: P.UGE, P.UGE: P.ULT,
+            P.UGT: P.ULE, P.ULE: P.UGT, P.EQ: P.NE, P.NE: P.EQ}
 
 
-def run(function):
-    pass
+class _Match:
+    def __init__(self, loop: ParallelLoop, counter: ins.Phi, predicate: P, bound: Value,
+                 active: Block, skip: Block, preheader: Block, exit_block: Block, limit: int) -> None:
+        self.loop, self.counter, self.predicate, self.bound = loop, counter, predicate, bound
+        self.active, self.skip, self.preheader, self.exit_block, self.limit = active, skip, preheader, exit_block, limit
+
+
+def _counter(loop: ParallelLoop) -> ins.Phi | None:
+    phis = loop.header.phis
+    return phis[0] if len(phis) == 1 and phis[0].type is ty.i64 else None
+
+
+def _is_counter(value: Value, counter: ins.Phi) -> bool:
+    if value is counter:
+        return True
+    return (isinstance(value, ins.Cast) and value.opcode is ins.CastOpcode.TRUNC and value.value is counter
+            and value.type.bits >= 32)
+
+
+def _latch_limit(loop: ParallelLoop, counter: ins.Phi) -> tuple[ins.Compare, int] | None:
+    term = loop.latch.terminator
+    if not isinstance(term, ins.Branch) or not isinstance(term.condition, ins.Compare):
+        return None
+    compare = term.condition
+    if compare.predicate is not P.ULT or not isinstance(compare.rhs, Constant):
+        return None
+    return compare, compare.rhs.value
+
+
+def _skips_to_latch(block: Block, loop: ParallelLoop) -> bool:
+    if block is loop.latch:
+        return True
+    return (len(block.instructions) == 1 and isinstance(block.terminator, ins.Jump)
+            and block.terminator.target is loop.latch)
+
+
+def match(function: Function, loop: ParallelLoop, preds: dict) -> _Match | None:
+    counter = _counter(loop)
+    limit = _latch_limit(loop, counter) if counter else None
+    term = loop.header.terminator
+    if limit is None or not isinstance(term, ins.Branch) or not isinstance(term.condition, ins.Compare):
+        return None
+    if loop.latch.phis or loop.header is loop.latch:
+        return None
+    cmp = term.condition
+    if _is_counter(cmp.lhs, counter):
+        predicate, bound = cmp.predicate, cmp.rhs
+    elif _is_counter(cmp.rhs, counter):
+        predicate, bound = _SWAPPED.get(cmp.predicate), cmp.lhs
+    else:
+        return None
+    if predicate is None or not isinstance(bound.type, ty.IntType):
+        return None
+    if isinstance(bound, ins.Instruction) and bound.block in loop.blocks:
+        return None
+    if _skips_to_latch(term.if_false, loop):
+        active, skip = term.if_true, term.if_false
+    elif _skips_to_latch(term.if_true, loop):
+        active, skip, predicate = term.if_false, term.if_true, _INVERSE[predicate]
+    else:
+        return None
+    if predicate is P.NE or any(i.has_side_effects for i in loop.header.instructions[:-1]):
+        return None
+    outside = [p for p in preds[loop.header] if p not in loop.blocks]
+    exits = [s for s in loop.latch.successors if s is not loop.header]
+    if len(outside) != 1 or len(exits) != 1 or exits[0].phis:
+        return None
+    return _Match(loop, counter, predicate, bound, active, skip, outside[0], exits[0], limit[1])
+
+
+def _range(b: Builder, m: _Match) -> tuple[Value, Value]:
+    """[lo, hi) of the ids that pass the guard, clamped to [0, L], as i64. Bounds of the form
+    `min(max(u, -1), L - 1) + 1` cannot overflow, whatever u is."""
+    signed = m.predicate in (P.SLT, P.SLE, P.SGT, P.SGE, P.EQ)
+    u = m.bound
+    if u.type is not ty.i64:
+        u = b.cast(ins.CastOpcode.SEXT if signed else ins.CastOpcode.ZEXT, u, ty.i64, "guard.bound")
+    zero, limit = Constant(ty.i64, 0), Constant(ty.i64, m.limit)
+
+    def clamp(v, low, high):
+        if signed:
+            v = b.math(ins.MathFunction.SMAX, [v, Constant(ty.i64, low)], name="guard.clamp")
+            return b.math(ins.MathFunction.SMIN, [v, Constant(ty.i64, high)], name="guard.clamp")
+        return b.math(ins.MathFunction.UMIN, [v, Constant(ty.i64, high)], name="guard.clamp")
+
+    def through(v):  # the first id past v: min(max(v, -1), L - 1) + 1
+        return b.add(clamp(v, -1, m.limit - 1), Constant(ty.i64, 1), "guard.next")
+
+    p = m.predicate
+    if p in (P.SLT, P.ULT):
+        return zero, clamp(u, 0, m.limit)
+    if p in (P.SLE, P.ULE):
+        return zero, through(u)
+    if p in (P.SGE, P.UGE):
+        return clamp(u, 0, m.limit), limit
+    if p in (P.SGT, P.UGT):
+        return through(u), limit
+    return clamp(u, 0, m.limit), through(u)  # EQ
+
+
+def fold(m: _Match) -> None:
+    if not isinstance(m.preheader.terminator, ins.Jump):  # give the range check a block of its own
+        m.preheader = split_edge(m.preheader, m.loop.header, m.loop.header.name + ".guard")
+    b = Builder()
+    b.position_before(m.preheader.terminator)
+    lo, hi = _range(b, m)
+    nonempty = b.compare(P.SLT, lo, hi, "guard.any")
+    old = m.preheader.terminator
+    old.detach()
+    old.drop_operands()
+    m.preheader.append(ins.Branch(nonempty, m.loop.header, m.exit_block))
+    index = m.counter.incoming_blocks.index(m.preheader)
+    m.counter.set_operand(index, lo)
+    compare, _ = _latch_limit(m.loop, m.counter)
+    compare.set_operand(1, hi)
+    term = m.loop.header.terminator  # the guard: every id in the range passes it
+    term.detach()
+    term.drop_operands()
+    m.loop.header.append(ins.Jump(m.active))
+
+
+def run(function: Function) -> None:
+    for loop in list(function.parallel_loops):
+        found = match(function, loop, function.predecessors())
+        if found is not None:
+            fold(found)

@@ -18,10 +18,12 @@ The ordered pass list, and why it is in this order:
                     flow around barriers to run at group level. Needs canonical barriers (it reasons
                     about barrier blocks) and the uniformity analysis of the final SSA.
  7. subcfg-formation   The continuation-based work-group function; needs 5 (and 6's choice).
- 8. fold-local-id-guards (option `fold_guards`)   Narrows work-item loops whose body is guarded by
-                    `local_id < uniform` or `local_id == uniform`; needs the loops of 7.
- 9. simplify        Cleans what 7 leaves (empty blocks, jump chains, dead slot loads, constant
-                    dispatch) so codegen and readers see a compact function.
+ 8. simplify        Cleans what 7 leaves (empty blocks, jump chains, dead slot loads, constant
+                    dispatch) so codegen and readers see a compact function; it also merges each
+                    work-item loop's header with the region's first block, where 9 looks for guards.
+ 9. fold-local-id-guards (option `fold_guards`)   Narrows work-item loops whose body is guarded by
+                    `local_id < uniform` or `local_id == uniform`; needs the loops of 7 in 8's shape.
+10. simplify        Removes the guard's now unreachable skip path.
 
 `PipelineOptions` switches passes off to measure them (`context_all=True` keeps every value that
 crosses a barrier in a context array, i.e. no uniform slots; `structured=False` and
@@ -37,11 +39,12 @@ from ..analysis.uniformity import Uniformity
 from ..ir.function import Function, Module
 from ..ir.printer import print_function
 from ..ir.verifier import verify_function
-from . import canonicalize_barriers, inline, mem2reg, simplify, subcfg_formation
+from . import (canonicalize_barriers, fold_local_id_guards, inline, mem2reg, simplify,
+               structurize_uniform_barriers, subcfg_formation)
 from .clone import clone_module
 
 PASS_NAMES = ("inline", "mem2reg", "simplify", "canonicalize-barriers", "structurize-uniform-barriers",
-              "subcfg-formation", "fold-local-id-guards", "simplify-final")
+              "subcfg-formation", "simplify-final", "fold-local-id-guards", "simplify-folded")
 
 
 @dataclass(frozen=True)
@@ -87,20 +90,18 @@ def work_group_module(module: Module, kernel_name: str, local_size, options: Pip
     uniformity = Uniformity(function)
     group_blocks = set()
     if options.structured and not options.context_all:
-        from . import structurize_uniform_barriers
-
         group_blocks = structurize_uniform_barriers.run(function, uniformity)
         uniformity = Uniformity(function)
         run.after("structurize-uniform-barriers")
     subcfg_formation.run(function, local_size, uniformity, options.context_all, group_blocks)
     run.after("subcfg-formation")
-    if options.fold_guards:
-        from . import fold_local_id_guards
-
-        fold_local_id_guards.run(function)
-        run.after("fold-local-id-guards")
     simplify.run(function)
     run.after("simplify-final")
+    if options.fold_guards:
+        fold_local_id_guards.run(function)
+        run.after("fold-local-id-guards")
+        simplify.run(function)
+        run.after("simplify-folded")
     return copy
 
 

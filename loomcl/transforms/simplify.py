@@ -5,7 +5,8 @@ work-group passes analyse and emit is not cluttered: after specialization the lo
 constant, so `local_size`-based conditions fold away, and sub-CFG formation leaves empty blocks,
 jump chains and constant switches behind.
 
-* Folding: integer binary operations, comparisons and casts of constants; `select` on a constant;
+* Folding: integer binary operations, comparisons, casts and min/max of constants; `select` on a
+  constant;
   a few identities (x+0, x*1, x*0, x&0, x|0, x-0, shifts by 0); a phi whose incoming values are all
   the same value (or itself).
 * Dead code: instructions without side effects and without users (loads included; they cannot
@@ -94,6 +95,14 @@ def _identity(i: ins.BinaryOp) -> Value | None:
     return None
 
 
+_INT_MIN_MAX = {
+    ins.MathFunction.SMIN: lambda ops, bits: min(ops, key=lambda c: _signed(c.value, bits)),
+    ins.MathFunction.SMAX: lambda ops, bits: max(ops, key=lambda c: _signed(c.value, bits)),
+    ins.MathFunction.UMIN: lambda ops, bits: min(ops, key=lambda c: c.value),
+    ins.MathFunction.UMAX: lambda ops, bits: max(ops, key=lambda c: c.value),
+}
+
+
 def simplified_value(i: ins.Instruction) -> Value | None:
     """A value equal to `i`'s result, if folding finds one."""
     ops = i.operands
@@ -105,6 +114,8 @@ def simplified_value(i: ins.Instruction) -> Value | None:
         return fold_compare(i.predicate, *ops)
     if isinstance(i, ins.Cast) and _is_int_constant(i.value):
         return fold_cast(i.opcode, i.value, i.type)
+    if isinstance(i, ins.MathCall) and i.math_function in _INT_MIN_MAX and all(map(_is_int_constant, ops)):
+        return _INT_MIN_MAX[i.math_function](ops, i.type.bits)
     if isinstance(i, ins.Select):
         if isinstance(i.condition, Constant):
             return i.if_true if i.condition.value else i.if_false

@@ -171,8 +171,12 @@ class Frame:
             f = i.math_function
             if f is ins.MathFunction.SMIN:
                 return min(args, key=lambda a: _signed(a, i.type.bits))
+            if f is ins.MathFunction.SMAX:
+                return max(args, key=lambda a: _signed(a, i.type.bits))
             if f is ins.MathFunction.UMIN:
                 return min(args)
+            if f is ins.MathFunction.UMAX:
+                return max(args)
             raise NotImplementedError(f)
         if isinstance(i, ins.WorkItemQuery):
             Q = ins.Query
