@@ -64,16 +64,28 @@ class _Writer:
         self.lanes = t.count if isinstance(t, ty.VectorType) else None
         self.I = "i32" if self.lanes is None else f"<{self.lanes} x i32>"
         self.B = "i1" if self.lanes is None else f"<{self.lanes} x i1>"
-        self.suffix = intrinsic_suffix(t)
+        self.D, self.L = self.vec("double"), self.vec("i64")
         self.lines: list[str] = []
         self.count = 0
 
+    def vec(self, scalar: str) -> str:
+        """The type of this width with lanes of type `scalar`."""
+        return scalar if self.lanes is None else f"<{self.lanes} x {scalar}>"
+
+    def splat(self, scalar: str, text: str) -> str:
+        return text if self.lanes is None else f"splat ({scalar} {text})"
+
     def f(self, value: float) -> str:
-        text = format_float(ty.f32, value)
-        return text if self.lanes is None else f"splat (float {text})"
+        return self.splat("float", format_float(ty.f32, value))
+
+    def d(self, value: float) -> str:
+        return self.splat("double", format_float(ty.f64, value))
 
     def i(self, value: int) -> str:
-        return str(value) if self.lanes is None else f"splat (i32 {value})"
+        return self.splat("i32", str(value))
+
+    def l(self, value: int) -> str:
+        return self.splat("i64", str(value))
 
     def op(self, text: str) -> str:
         self.count += 1
@@ -81,29 +93,34 @@ class _Writer:
         self.lines.append(f"  {name} = {text}")
         return name
 
-    def call(self, intrinsic: str, *args: str) -> str:
-        name = f"llvm.{intrinsic}.{self.suffix}"
-        params = ", ".join([self.F] * len(args))
-        self.module.declare(name, f"declare {self.F} @{name}({params})")
-        return self.op(f"call {self.F} @{name}({', '.join(f'{self.F} {a}' for a in args)})")
+    def call(self, intrinsic: str, *args: str, t: str | None = None) -> str:
+        """`llvm.<intrinsic>` on values of type `t` (float lanes unless told)."""
+        t = t or self.F
+        suffix = ("" if self.lanes is None else f"v{self.lanes}") + ("f64" if "double" in t else "f32")
+        name = f"llvm.{intrinsic}.{suffix}"
+        params = ", ".join([t] * len(args))
+        self.module.declare(name, f"declare {t} @{name}({params})")
+        return self.op(f"call {t} @{name}({', '.join(f'{t} {a}' for a in args)})")
 
-    def fma(self, a: str, b: str, c: str) -> str:
-        return self.call("fmuladd", a, b, c)
+    def fma(self, a: str, b: str, c: str, t: str | None = None) -> str:
+        return self.call("fmuladd", a, b, c, t=t)
 
-    def horner(self, x: str, coefficients) -> str:
-        acc = self.f(coefficients[0])
+    def horner(self, x: str, coefficients, t: str | None = None) -> str:
+        const = self.d if t == self.D else self.f
+        acc = const(coefficients[0])
         for c in coefficients[1:]:
-            acc = self.fma(x, acc, self.f(c))
+            acc = self.fma(x, acc, const(c), t=t)
         return acc
 
-    def select(self, condition: str, a: str, b: str) -> str:
-        return self.op(f"select {self.B} {condition}, {self.F} {a}, {self.F} {b}")
+    def select(self, condition: str, a: str, b: str, t: str | None = None) -> str:
+        return self.op(f"select {self.B} {condition}, {t or self.F} {a}, {t or self.F} {b}")
 
-    def fcmp(self, predicate: str, a: str, b: str) -> str:
-        return self.op(f"fcmp {predicate} {self.F} {a}, {b}")
+    def fcmp(self, predicate: str, a: str, b: str, t: str | None = None) -> str:
+        return self.op(f"fcmp {predicate} {t or self.F} {a}, {b}")
 
-    def text(self, name: str) -> str:
-        return "\n".join([f"define internal {self.F} @{name}({self.F} %x) #0 {{", "entry:", *self.lines, "}", ""])
+    def text(self, name: str, params: tuple[str, ...] = ("%x",)) -> str:
+        signature = ", ".join(f"{self.F} {p}" for p in params)
+        return "\n".join([f"define internal {self.F} @{name}({signature}) #0 {{", "entry:", *self.lines, "}", ""])
 
     # -- exp and exp2 ---------------------------------------------------------------------------------
 

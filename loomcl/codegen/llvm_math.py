@@ -6,17 +6,17 @@ Integer `abs` passes `false` for "poison on INT_MIN", since OpenCL defines abs(I
 
 Transcendental functions have no x86 instruction: LLVM's vectorizer widens the intrinsic and the
 backend then splits it into one scalar libm call per lane (no vector math library is reachable through
-llvmlite: `-vector-library` is not registered). So single-precision exp, exp2, log, log2 and log10 use
-our own branch-free implementations (llvm_libm.py), which inline and vectorize. sin, cos, tan and pow
-(and every double-precision transcendental) still lower to libm calls: a full-range vectorizable
-argument reduction for sin/cos (Payne-Hanek) and an extra-precise log for pow are left to do.
+llvmlite: `-vector-library` is not registered). So single-precision exp, exp2, log, log2, log10
+(llvm_libm.py), sin, cos, tan (llvm_libm_trig.py, full-range Payne-Hanek reduction in integer
+arithmetic) and pow (llvm_libm_pow.py, in double inside) use our own branch-free implementations,
+which inline and vectorize. Every double-precision transcendental still lowers to libm calls.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ..ir import instructions as ins
-from . import llvm_libm
+from . import llvm_libm, llvm_libm_pow, llvm_libm_trig
 from .errors import CodegenError
 from .llvm_types import intrinsic_suffix, llvm_type
 
@@ -35,6 +35,8 @@ _INTRINSICS = {
     ins.MathFunction.ABS: "abs",
 }
 
+_OWN_LIBRARIES = (llvm_libm, llvm_libm_trig, llvm_libm_pow)
+
 
 def math_function(inst: ins.MathCall) -> ins.MathFunction:
     return inst.math_function
@@ -43,10 +45,14 @@ def math_function(inst: ins.MathCall) -> ins.MathFunction:
 def emit_math(emitter: FunctionEmitter, inst: ins.MathCall) -> None:
     function = math_function(inst)
     t = llvm_type(inst.type)
-    if llvm_libm.supports(function, inst.type):
-        callee = llvm_libm.libm_function(emitter.module, function, inst.type)
-        emitter.emit_line(f"{emitter.ref(inst)} = call {t} {callee}({emitter.typed(inst.args[0])})")
-        return
+    for library in _OWN_LIBRARIES:
+        if library.supports(function, inst.type):
+            callee = library.libm_function(emitter.module, function, inst.type)
+            args = ", ".join(emitter.typed(a) for a in inst.args)
+            # The call carries the work-item loop's access group, which inlining hands on to the
+            # table loads inside (sin/cos/tan): without it the loop no longer counts as parallel.
+            emitter.emit_line(f"{emitter.ref(inst)} = call {t} {callee}({args}){emitter.access_group(inst)}")
+            return
     name = f"llvm.{_INTRINSICS[function]}.{intrinsic_suffix(inst.type)}"
     params = [llvm_type(a.type) for a in inst.args]
     args = [emitter.typed(a) for a in inst.args]
