@@ -15,10 +15,12 @@ A block is chosen (runs at group level) when
   * it matters for barriers: its innermost loop contains a barrier, or its conditional branch can
     reach a barrier before the branch's join. Uniform control flow without barriers (an ordinary
     loop in a barrier-free kernel) stays inside the work-item loop, the fast common path.
+A block that ends in such a branch but also does other work is split before the branch first.
 A block that qualifies except for varying phis (a per-work-item accumulator carried around a tile
 loop) still runs at group level after its varying phis are demoted to private variables: each
 incoming value is stored to the variable at the end of the incoming edge (on a split edge when the
-edge leaves a group-level block), and each use loads it. Sub-CFG formation then gives that
+edge leaves a group-level block; or right after the value's definition when no use of the old
+value can follow it), and each use loads it. Sub-CFG formation then gives that
 variable a context array.
 
 Correctness does not depend on which qualifying blocks are chosen (sub-CFG formation handles any
@@ -37,6 +39,7 @@ from ..ir import types as ty
 from ..ir.builder import Builder
 from ..ir.function import Block, Function
 from .canonicalize_barriers import is_barrier_block, split_edge
+from .inline import split_block_after
 
 _PURE = (ins.Phi, ins.BinaryOp, ins.Compare, ins.Cast, ins.Select, ins.FNeg, ins.MathCall,
          ins.ElementPtr, ins.FieldPtr, ins.ExtractElement, ins.InsertElement, ins.ShuffleVector,
@@ -106,9 +109,11 @@ def demote_varying_phis(function: Function, chosen: set[Block], uniformity: Unif
     variables = {phi: builder.alloca(phi.type, phi.name) for phi in phis}
     for phi in phis:
         for value, pred in phi.incoming:
-            place = _edge_block(pred, phi.block, chosen)
             b = Builder()
-            b.position_before(place.terminator)
+            if pred in chosen and _can_store_at_definition(value, phi, chosen, variables):
+                b.position_before(_after_definition(value))
+            else:
+                b.position_before(_edge_block(pred, phi.block, chosen).terminator)
             if value in variables:  # another demoted phi: its variable holds its current value
                 value = b.load(value.type, variables[value], value.name)
             b.store(value, variables[phi])
@@ -121,6 +126,41 @@ def demote_varying_phis(function: Function, chosen: set[Block], uniformity: Unif
     for phi in phis:
         phi.users.clear()
         phi.erase()
+
+
+def _can_store_at_definition(value, phi: ins.Phi, chosen: set[Block], variables: dict) -> bool:
+    """Whether `variable := value` may run right after value's definition instead of on the edge
+    into the phi's block: no use of the phi (its old value) may follow the definition before the
+    phi's block is entered again. Saves a work-item loop that would only copy the value (the
+    accumulator of a tiled matrix product). `value` must be defined per work-item."""
+    if not isinstance(value, ins.Instruction) or value in variables or value.block in chosen:
+        return False
+    if value.block is value.block.function.entry:
+        return False
+    header, home = phi.block, value.block
+    use_blocks = set()
+    for user in phi.users:
+        blocks = [b for v, b in user.incoming if v is phi] if isinstance(user, ins.Phi) else [user.block]
+        use_blocks.update(blocks)
+        if user.block is home and not isinstance(user, ins.Phi) and \
+                home.instructions.index(user) > home.instructions.index(value):
+            return False
+    seen, work = set(), list(home.successors)
+    while work:
+        block = work.pop()
+        if block is header or block in seen:
+            continue
+        if block in use_blocks:
+            return False
+        seen.add(block)
+        work += block.successors
+    return True
+
+
+def _after_definition(value: ins.Instruction) -> ins.Instruction:
+    block = value.block
+    index = block.first_non_phi_index if isinstance(value, ins.Phi) else block.instructions.index(value) + 1
+    return block.instructions[index]
 
 
 def _edge_block(pred: Block, succ: Block, chosen: set[Block]) -> Block:
@@ -145,7 +185,28 @@ def _load_for_use(phi: ins.Phi, user: ins.Instruction, variable: ins.Alloca, cho
         user.replace_uses_of(phi, load)
 
 
+def split_uniform_branches(function: Function, uniformity: Uniformity) -> bool:
+    """Give a uniform branch that decides whether a barrier is reached a block of its own, so
+    that it can run at group level even when the code before it cannot."""
+    chooser = _Chooser(function, uniformity)
+    split = False
+    for block in list(function.blocks[1:]):
+        term = block.terminator
+        if len(block.instructions) == 1 or block in chooser.barriers or len(set(term.successors)) < 2:
+            continue
+        if not chooser.pure_and_uniform(term) or uniformity.in_divergent_region(block):
+            continue
+        if chooser.qualifies(block) or not chooser.reaches_barrier_before_join(block):
+            continue
+        tail = split_block_after(block.instructions[-2], block.name + ".uniform")
+        block.append(ins.Jump(tail))
+        split = True
+    return split
+
+
 def run(function: Function, uniformity: Uniformity) -> set[Block]:
+    if split_uniform_branches(function, uniformity):
+        uniformity = Uniformity(function)
     chosen = _Chooser(function, uniformity).chosen()
     demote_varying_phis(function, chosen, uniformity)
     return chosen

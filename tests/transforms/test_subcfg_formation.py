@@ -92,3 +92,30 @@ def test_code_grows_linearly_with_the_number_of_barriers():
         counts = [instruction_count(n, options) for n in (4, 8, 16, 32)]
         steps = [(b - a) / d for a, b, d in zip(counts, counts[1:], (4, 8, 16))]
         assert max(steps) - min(steps) <= 1, counts  # the same cost per added if/else + barrier
+
+
+STRUCTURED = PipelineOptions(verify=True)
+
+
+def test_structured_reduction_keeps_the_uniform_loop_scalar_and_folds_guards():
+    f = form(K.REDUCE, "reduce", (16, 1, 1), PipelineOptions(fold_guards=False, verify=True))
+    assert not any(isinstance(i, (ir.Switch, ir.Alloca)) for i in f.instructions())  # no dispatch, no slots
+    loop_blocks = set().union(*(loop.blocks for loop in f.parallel_loops))
+    s = next(i for i in f.instructions() if isinstance(i, ir.Phi) and i.type is ty.i64 and i.block not in loop_blocks)
+    assert s.block not in loop_blocks  # the stride is a group-level phi
+    f = form(K.REDUCE, "reduce", (16, 1, 1), STRUCTURED)
+    guards = [i for i in f.instructions() if isinstance(i, ir.MathCall)]
+    assert [g.math_function for g in guards] == [ir.MathFunction.UMIN]  # 0..min(s, 16)
+    compares = [i for i in f.instructions() if isinstance(i, ir.Compare)
+                and any(i.lhs is loop.header.phis[0] for loop in f.parallel_loops)]
+    assert not compares  # neither `lid < s` nor `lid == 0` is tested per work-item any more
+
+
+def test_structured_form_falls_back_to_dispatch_for_divergent_barrier_loops():
+    f = form(K.VARYING_TRIP, "varying_trip", (16, 1, 1), STRUCTURED)
+    assert any(isinstance(i, ir.Switch) for i in f.instructions())
+
+
+def test_accumulator_of_a_uniform_barrier_loop_is_demoted_not_dispatched():
+    f = form(K.LOOP_IN_IF, "loop_in_if", (16, 1, 1), STRUCTURED)
+    assert not any(isinstance(i, ir.Switch) for i in f.instructions())
