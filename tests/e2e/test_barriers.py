@@ -372,3 +372,149 @@ def test_barrier_in_helper_function(run_kernel, variant, rng):
             want[start:start + size] = np.roll(data[start:start + size], -2)
         wants.append(want)
     assert any(np.array_equal(out, w) for w in wants), f"{out[:16]} vs {wants[0][:16]}"
+
+
+PRIVATE_ACROSS_BARRIER = """
+/* A private array and a pointer into it live across barriers: context storage per work-item. */
+__kernel void private_across(__global const int *in, __global int *out, __local int *tmp) {
+    int lid = get_local_id(0);
+    int size = get_local_size(0);
+    int priv[4];
+    for (int k = 0; k < 4; ++k)
+        priv[k] = in[get_global_id(0)] * (k + 1);
+    int *p = &priv[lid % 4];
+    tmp[lid] = priv[3];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    priv[0] += tmp[(lid + 1) % size];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    tmp[lid] = *p;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = priv[0] + priv[1] + priv[2] + priv[3] + 1000 * tmp[size - 1 - lid];
+}
+"""
+
+
+def test_private_array_across_barriers(run_kernel, variant, rng):
+    n, local = shape(variant, 256, 32, 256 + 11)
+    data = rng.integers(-100, 100, n).astype(np.int32)
+    (_, out) = run_kernel(PRIVATE_ACROSS_BARRIER, "private_across", (n,), None if local is None else (local,),
+                          data, np.zeros(n, np.int32), cl.LocalMemory(256 * 4))
+    candidates = [local] if local is not None else [s for s in (8, 16, 32, 64, 128, 256) if n % s == 0]
+    wants = []
+    for s in candidates:
+        want = np.empty(n, np.int64)
+        for start, size in zip(range(0, n, s), one_d_sizes(n, s)):
+            x = data[start:start + size].astype(np.int64)
+            lid = np.arange(size)
+            priv = np.stack([x * (k + 1) for k in range(4)], axis=1)
+            priv[:, 0] += priv[(lid + 1) % size, 3]
+            picked = priv[lid, lid % 4]
+            want[start:start + size] = priv.sum(axis=1) + 1000 * picked[size - 1 - lid]
+        wants.append(want.astype(np.int32))
+    assert any(np.array_equal(out, w) for w in wants), f"{out[:8]} vs {wants[0][:8]}"
+
+
+CONVERGE = """
+/* A barrier loop whose exit condition is read from __local memory by every item: uniform at run
+   time, but not provably uniform to the compiler. Also a `for (;;)` left by a uniform `break`. */
+__kernel void converge(__global const int *in, __global int *out, __global int *rounds) {
+    __local int vals[256];
+    __local int changed;
+    int lid = get_local_id(0);
+    int size = get_local_size(0);
+    vals[lid] = in[get_global_id(0)];
+    int round = 0;
+    do {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) changed = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        int left = lid > 0 ? vals[lid - 1] : vals[lid];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (left > vals[lid]) { vals[lid] = left; changed = 1; }    /* propagate the max rightwards */
+        ++round;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    } while (changed);
+    int extra = 0;
+    for (;;) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (vals[size - 1] - extra <= vals[0]) break;
+        ++extra;
+    }
+    out[get_global_id(0)] = vals[lid] * 1000 + extra;
+    if (lid == 0) rounds[get_group_id(0)] = round;
+}
+"""
+
+
+def test_barrier_loop_with_condition_in_local_memory(run_kernel, variant, rng):
+    n, local = shape(variant, 256, 64, 256 + 40)
+    data = rng.integers(0, 50, n).astype(np.int32)
+    (_, out, rounds) = run_kernel(CONVERGE, "converge", (n,), None if local is None else (local,), data,
+                                  np.zeros(n, np.int32), np.full(n, -1, np.int32))
+    candidates = [local] if local is not None else [s for s in (8, 16, 32, 64, 128, 256) if n % s == 0]
+    ok = False
+    for s in candidates:
+        want = np.empty(n, np.int64)
+        want_rounds = []
+        for start, size in zip(range(0, n, s), one_d_sizes(n, s)):
+            vals = data[start:start + size].astype(np.int64).copy()
+            r = 0
+            while True:
+                left = np.concatenate([[vals[0]], vals[:-1]])
+                changed = np.any(left > vals)
+                vals = np.maximum(vals, left)
+                r += 1
+                if not changed:
+                    break
+            extra = max(0, int(vals[-1] - vals[0]))
+            want[start:start + size] = vals * 1000 + extra
+            want_rounds.append(r)
+        if np.array_equal(out, want) and np.array_equal(rounds[:len(want_rounds)], want_rounds):
+            ok = True
+    assert ok, f"{out[:8]}, rounds {rounds[:8]}"
+
+
+REDUCE_2D = """
+/* 2D group: reduce rows with a barrier loop over x, then columns with a loop over y. */
+__kernel void reduce_2d(__global const int *in, __global int *out, int width) {
+    __local int tile[16][16];
+    int x = get_local_id(0), y = get_local_id(1);
+    int sx = get_local_size(0), sy = get_local_size(1);
+    tile[y][x] = in[get_global_id(1) * width + get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = sx / 2; s > 0; s >>= 1) {
+        if (x < s) tile[y][x] += tile[y][x + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (int s = sy / 2; s > 0; s >>= 1) {
+        if (x == 0 && y < s) tile[y][0] += tile[y + s][0];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (x == 0 && y == 0)
+        out[get_group_id(1) * get_num_groups(0) + get_group_id(0)] = tile[0][0];
+}
+"""
+
+
+@pytest.mark.parametrize("global_size,local", [((32, 16), (16, 8)), ((32, 32), (8, 16)), ((48, 24), (16, 4)),
+                                               ((40, 12), (16, 8))])  # the last: ragged 8 x 4 groups
+def test_2d_reduction(run_kernel, rng, global_size, local):
+    w, h = global_size
+    data = rng.integers(-1000, 1000, (h, w)).astype(np.int32)
+    gx, gy = -(-w // local[0]), -(-h // local[1])
+    (_, out) = run_kernel(REDUCE_2D, "reduce_2d", global_size, local, data, np.zeros(gx * gy, np.int32),
+                          np.int32(w))
+    want = [data[j * local[1]:(j + 1) * local[1], i * local[0]:(i + 1) * local[0]].sum()
+            for j in range(gy) for i in range(gx)]
+    np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("local", [1, 2, 1024])
+def test_reduction_extreme_local_sizes(run_kernel, rng, local):
+    n = 2048
+    data = rng.integers(-100, 100, n).astype(np.float32)
+    groups = n // local
+    (_, sums, sizes) = run_kernel(REDUCE_ARG, "reduce", (n,), (local,), data, np.zeros(groups, np.float32),
+                                  np.zeros(groups, np.int32), cl.LocalMemory(local * 4))
+    np.testing.assert_array_equal(sizes, local)
+    np.testing.assert_array_equal(sums, data.reshape(groups, local).astype(np.float64).sum(axis=1))
