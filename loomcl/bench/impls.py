@@ -101,10 +101,11 @@ def first_line(text: str) -> str:
 
 
 def build_log_line(exc: Exception) -> str:
-    """First line of the build log in a build error; pyopencl puts the log after a 'Build on ...' line."""
+    """First line of the build log in a build error; pyopencl (and loomcl) put the log after a line that
+    ends 'Build on <device>:'."""
     lines = [line.strip() for line in str(exc).splitlines()]
     for i, line in enumerate(lines):
-        if line.startswith("Build on"):
+        if "Build on" in line:
             rest = [entry for entry in lines[i + 1:] if entry]
             if rest:
                 return rest[0]

@@ -82,6 +82,16 @@ def compare(name: str, result: np.ndarray, expected: np.ndarray, tol: Tolerance)
                      max_error)
 
 
+_SCRATCH: list[np.ndarray] = []
+EVICT_BYTES = 64 << 20      # twice the 32 MiB L3 of the development machine
+
+
+def evict_caches() -> None:
+    if not _SCRATCH:
+        _SCRATCH.append(np.zeros(EVICT_BYTES // 4, np.float32))
+    np.add(_SCRATCH[0], 1.0, out=_SCRATCH[0])
+
+
 class Prepared:
     """A problem's buffers, program and kernels on one implementation."""
 
@@ -99,9 +109,14 @@ class Prepared:
                      self.impl.local(a.nbytes) if isinstance(a, Local) else a for a in args)
 
     def reset(self) -> None:
+        """Re-upload the buffers updated in place, then push them out of the caches: the upload would
+        otherwise leave up to an L3's worth of them cached, which no real caller of the kernel gets."""
+        if not self.problem.reset:
+            return
         for name in self.problem.reset:
             self.impl.cl.enqueue_copy(self.impl.queue, self.buffers[name], self.problem.buffers[name])
         self.impl.queue.finish()
+        evict_caches()
 
     def run(self) -> tuple[float, float]:
         """One run of all launches: (wall seconds with finish, summed event seconds)."""
@@ -139,8 +154,8 @@ def prepare(impl: Implementation, case: Case, problem: Problem) -> Prepared | Re
         return Result("error", f"{type(exc).__name__}: {first_line(str(exc))}")
 
 
-def warm_up(prepared: Prepared, reference, tol: Tolerance) -> Result | None:
-    """Run once and compare with numpy; a Result if this implementation drops out, else None."""
+def warm_up(prepared: Prepared, reference, tol: Tolerance) -> Result:
+    """Run once and compare with numpy: an ok Result to add times to, or why this one drops out."""
     try:
         prepared.reset()
         prepared.run()
@@ -158,12 +173,18 @@ def measure(case: Case, problem: Problem, impls: list[Implementation], repeat: i
     ready: dict[str, Prepared] = {}
     for impl in impls:
         prepared = prepare(impl, case, problem)
-        if isinstance(prepared, Result):
-            results[impl.name] = prepared
-            continue
-        results[impl.name] = warm_up(prepared, reference, case.tolerance)
+        results[impl.name] = prepared if isinstance(prepared, Result) else warm_up(prepared, reference,
+                                                                                   case.tolerance)
         if results[impl.name].ok:
             ready[impl.name] = prepared
+    timed_rounds(ready, results, repeat)
+    if repeat:
+        final_check(ready, results, reference, case.tolerance)
+    return results
+
+
+def timed_rounds(ready: dict[str, Prepared], results: dict[str, Result], repeat: int) -> None:
+    """`repeat` rounds of one run each, the order reversed every other round."""
     for round_ in range(repeat):
         order = list(ready.items())
         for name, prepared in order if round_ % 2 == 0 else reversed(order):
@@ -176,7 +197,16 @@ def measure(case: Case, problem: Problem, impls: list[Implementation], repeat: i
                 continue
             results[name].wall_ms.append(wall * 1e3)
             results[name].event_ms.append(event * 1e3)
-    return results
+
+
+def final_check(ready: dict[str, Prepared], results: dict[str, Result], reference, tol: Tolerance) -> None:
+    """The last timed run must agree too: a launch that returned before its work was done, or a race
+    that only shows now and then, must not leave times behind."""
+    for name, prepared in ready.items():
+        agreement = prepared.check(reference, tol)
+        if not agreement.ok:
+            results[name] = Result("mismatch", "after the timed runs: " + agreement.message,
+                                   max_error=agreement.max_error)
 
 
 def time_numpy(fn, repeat: int, budget_s: float = 2.0) -> float:

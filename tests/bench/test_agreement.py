@@ -101,3 +101,14 @@ def test_a_wrong_result_on_pocl_is_a_mismatch_and_fails_the_run():
     assert row.results["PoCL"].status == "mismatch"
     assert row.results["PoCL"].wall_ms == []
     assert bench_main.exit_status([row]) == 1
+
+
+def test_build_log_line_when_build_on_is_mid_line():
+    exc = RuntimeError("clBuildProgram failed: BUILD_PROGRAM_FAILURE - Build on <loomcl.Device 'cpu'>:\n\n"
+                       "<kernel>:6:45: error: vector type 'float4' is not supported yet\n  kernel void ...")
+    assert build_log_line(exc) == "<kernel>:6:45: error: vector type 'float4' is not supported yet"
+
+
+def test_evict_caches_runs():
+    runner.evict_caches()
+    runner.evict_caches()
