@@ -389,3 +389,64 @@ def test_struct_returned_by_helper(run_kernel):
                                  np.zeros(n, np.float32), np.int32(n))
     np.testing.assert_array_equal(keys, data * 2)
     np.testing.assert_array_equal(vals, data.astype(np.float32) * np.float32(0.5))
+
+
+WIDE_TYPES = """
+__kernel void wide(__global const long *a, __global const ulong *b, __global const double *d,
+                   __global long *out, __global ulong *uout, __global double *dout, int n) {
+    size_t i = get_global_id(0);
+    if (i >= (size_t)n) return;
+    long x = a[i];
+    ulong y = b[i];
+    out[3 * i + 0] = x * 3 - (x >> 7);
+    out[3 * i + 1] = x / 1000003 + x % 1000003;
+    out[3 * i + 2] = (long)(int)x;                       /* truncate to 32 bits, sign-extend */
+    uout[2 * i + 0] = y / 7u + (y << 3);
+    uout[2 * i + 1] = y >> 61;
+    dout[2 * i + 0] = d[i] * 0.1 + (double)x;
+    dout[2 * i + 1] = sqrt(fabs(d[i]));
+}
+"""
+
+
+def test_long_and_double(run_kernel, variant, rng):
+    n, local = sizes(variant)
+    a = rng.integers(-(1 << 62), 1 << 62, n, dtype=np.int64)
+    b = rng.integers(0, 1 << 63, n, dtype=np.int64).astype(np.uint64) * np.uint64(2) + np.uint64(1)
+    d = rng.standard_normal(n) * 1e3
+    res = run_kernel(WIDE_TYPES, "wide", (n,), local, a, b, d, np.zeros(3 * n, np.int64),
+                     np.zeros(2 * n, np.uint64), np.zeros(2 * n, np.float64), np.int32(n))
+    out, uout, dout = res[3].reshape(n, 3), res[4].reshape(n, 2), res[5].reshape(n, 2)
+    ai = [int(v) for v in a]
+    wrap64 = lambda v: (v + (1 << 63)) % (1 << 64) - (1 << 63)  # noqa: E731
+    np.testing.assert_array_equal(out[:, 0], [wrap64(x * 3 - (x >> 7)) for x in ai])
+    tdiv = [int(abs(x) // 1000003) * (1 if x >= 0 else -1) for x in ai]
+    np.testing.assert_array_equal(out[:, 1], [q + (x - 1000003 * q) for x, q in zip(ai, tdiv)])
+    np.testing.assert_array_equal(out[:, 2], a.astype(np.int32).astype(np.int64))
+    bi = [int(v) for v in b]
+    np.testing.assert_array_equal(uout[:, 0], np.array([(y // 7 + (y << 3)) % (1 << 64) for y in bi], np.uint64))
+    np.testing.assert_array_equal(uout[:, 1], np.array([y >> 61 for y in bi], np.uint64))
+    np.testing.assert_array_equal(dout[:, 0], d * 0.1 + a.astype(np.float64))
+    np.testing.assert_array_equal(dout[:, 1], np.sqrt(np.abs(d)))
+
+
+VECTORS = """
+__kernel void vectors(__global const float *in, __global float4 *out4, __global float *out) {
+    size_t i = get_global_id(0);
+    float4 v = vload4(i, in);
+    float4 w = v.wzyx * (float4)(1.0f, 2.0f, 3.0f, 4.0f) + 0.5f;
+    out4[i] = w;
+    vstore4(v.xxyy, i, out);
+}
+"""
+
+
+def test_float4_vectors(run_kernel):
+    """DESIGN.md lists vector types, literals and swizzles among the frontend's features."""
+    n = 64
+    data = np.arange(4 * n, dtype=np.float32)
+    (_, out4, out) = run_kernel(VECTORS, "vectors", (n,), (16,), data, np.zeros(4 * n, np.float32),
+                                np.zeros(4 * n, np.float32))
+    v = data.reshape(n, 4)
+    np.testing.assert_array_equal(out4.reshape(n, 4), v[:, ::-1] * np.float32([1, 2, 3, 4]) + np.float32(0.5))
+    np.testing.assert_array_equal(out.reshape(n, 4), v[:, [0, 0, 1, 1]])
