@@ -249,3 +249,52 @@ def test_work_dim_and_unused_dimensions(run_kernel, global_size, local):
     (out,) = run_kernel(IDS_1D_2D, "dims", global_size, local, np.full(2 * count, -1, np.int32))
     np.testing.assert_array_equal(out[0::2], len(global_size))
     np.testing.assert_array_equal(out[1::2], 3)
+
+
+SHARED = """
+__constant int scale[4] = {1, 10, 100, 1000};
+
+int scaled(int x, int k) { return x * scale[k & 3]; }
+
+void add_local(__local int *dst, int value) { dst[get_local_id(0)] += value; }
+
+__kernel void first(__global int *out) {
+    out[get_global_id(0)] = scaled((int)get_global_id(0), 1);
+}
+
+__kernel void second(__global int *out, __local int *tmp) {
+    int lid = get_local_id(0);
+    tmp[lid] = scaled(lid, 2);
+    add_local(tmp, 5);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = tmp[get_local_size(0) - 1 - lid] + (int)get_group_id(0);
+}
+"""
+
+
+def test_kernel_reuse_across_local_sizes_and_offsets(ctx, queue):
+    """One program, two kernels sharing a helper and a __constant table; the same kernel object is
+    launched with several local sizes and global offsets, through set_args and enqueue_nd_range_kernel."""
+    import loomcl as cl
+    from e2e_helpers import build
+
+    prg = build(ctx, SHARED)
+    n = 96
+    out = np.zeros(n + 16, np.int32)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=out)
+    second = prg.second
+    for local, offset in [((32,), None), ((8,), None), ((32,), (16,)), ((12,), (4,)), ((7,), None)]:
+        second.set_args(buf, cl.LocalMemory(64 * 4))
+        cl.enqueue_nd_range_kernel(queue, second, (n,), local, global_work_offset=offset)
+        cl.enqueue_copy(queue, out, buf)
+        base = offset[0] if offset else 0
+        l = local[0]
+        want = np.zeros(n, np.int64)
+        for g, start in enumerate(range(0, n, l)):
+            size = min(l, n - start)
+            lid = np.arange(size)
+            want[start:start + size] = (size - 1 - lid) * 100 + 5 + g
+        np.testing.assert_array_equal(out[base:base + n], want, err_msg=f"local {local}, offset {offset}")
+    prg.first(queue, (n,), (16,), buf)
+    cl.enqueue_copy(queue, out, buf)
+    np.testing.assert_array_equal(out[:n], np.arange(n) * 10)
