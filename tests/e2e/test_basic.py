@@ -298,3 +298,14 @@ def test_kernel_reuse_across_local_sizes_and_offsets(ctx, queue):
     prg.first(queue, (n,), (16,), buf)
     cl.enqueue_copy(queue, out, buf)
     np.testing.assert_array_equal(out[:n], np.arange(n) * 10)
+
+
+@pytest.mark.parametrize("n,local", [(10, 64), (1, 1), (1, 256), (65, 64), (3, 2)])
+def test_single_partial_group_and_tiny_ranges(run_kernel, rng, n, local):
+    """Global sizes below or just above the local size: the only/last group runs at its actual size."""
+    a = rng.random(n, dtype=np.float32)
+    b = rng.random(n, dtype=np.float32)
+    c = np.full(n + 64, -1.0, np.float32)
+    (_, _, c) = run_kernel(VECTOR_ADD, "vector_add", (n,), (local,), a, b, c)
+    np.testing.assert_array_equal(c[:n], a + b)
+    np.testing.assert_array_equal(c[n:], -1.0)
