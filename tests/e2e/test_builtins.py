@@ -347,3 +347,49 @@ def test_atomic_buckets(run_kernel, variant, rng):
     np.testing.assert_array_equal(counts, np.bincount(k % 7, minlength=7))
     np.testing.assert_array_equal(sums, (np.bincount(k % 7, weights=k >> 8, minlength=7).astype(np.int64)
                                          & 0xFFFFFFFF).astype(np.uint32))
+
+
+SPECIAL = """
+__kernel void special(__global const float *x, __global const float *y, __global float *out, int n) {
+    int i = get_global_id(0);
+    if (i >= n) return;
+    __global float *o = out + 6 * i;
+    o[0] = sin(x[i]);
+    o[1] = cos(x[i]);
+    o[2] = exp(x[i]);
+    o[3] = log(x[i]);
+    o[4] = sqrt(x[i]);
+    o[5] = pow(x[i], y[i]);
+}
+"""
+
+
+def assert_ulp_special(actual, expected, ulps, what):
+    actual, expected = np.asarray(actual, np.float64), np.asarray(expected, np.float64)
+    nan = np.isnan(expected)
+    np.testing.assert_array_equal(np.isnan(actual), nan, err_msg=f"{what}: NaN positions")
+    inf = np.isinf(expected)
+    np.testing.assert_array_equal(actual[inf], expected[inf], err_msg=f"{what}: infinities")
+    finite = ~nan & ~inf
+    assert_ulp(actual[finite], expected[finite], ulps, what)
+
+
+def test_math_special_values_and_large_arguments(run_kernel):
+    inf, nan = np.inf, np.nan
+    xs = [0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, inf, -inf, nan, 1e-30, 100.0, -100.0, 89.0, -104.0,
+          3.0e38, -3.0e38, 1.0e5, 1.0e10, -7.0e20, 1.5707964, 3.1415927, 6.2831855, 1e-37, 12345.678]
+    ys = [-1.0, 0.0, nan, 2.5, 3.0, 0.5, -2.0, 1.0, -1.0, 0.0, 0.5, 0.25, 2.0, 1.0, 3.0,
+          0.5, 3.0, -0.5, 0.1, 1.0, 2.0, 2.0, 2.0, 0.5, 1.5]
+    x = np.array(xs, np.float32)
+    y = np.array(ys, np.float32)
+    n = x.size
+    with np.errstate(all="ignore"):
+        (_, _, out) = run_kernel(SPECIAL, "special", (n,), (5,), x, y, np.zeros(6 * n, np.float32), np.int32(n))
+        o = out.reshape(n, 6)
+        xd, yd = x.astype(np.float64), y.astype(np.float64)
+        assert_ulp_special(o[:, 0], np.sin(xd), 4, "sin")
+        assert_ulp_special(o[:, 1], np.cos(xd), 4, "cos")
+        assert_ulp_special(o[:, 2], np.exp(xd).astype(np.float32), 3, "exp")
+        assert_ulp_special(o[:, 3], np.log(xd), 3, "log")
+        assert_ulp_special(o[:, 4], np.sqrt(xd), 3, "sqrt")
+        assert_ulp_special(o[:, 5], np.power(xd, yd).astype(np.float32), 16, "pow")
