@@ -17,4 +17,26 @@ kernel and one local size, produces a function in *work-group form*, the contrac
   `Alloca`s of `ArrayType(T, work-group size)` indexed by the linear local id.
 * Work-item loops are listed in `function.parallel_loops` (header, latch, blocks); codegen marks
   their memory accesses and latch as parallel (pocl 4.2).
+
+What `pipeline.work_group_function` produces in detail (refines the points above):
+
+* The entry block (the *prologue*) holds the allocas (context arrays and uniform slots) and the
+  uniform queries, and jumps on. Everything else is either *group-level* code, which runs once
+  per group (uniform loop headers and latches of barrier loops in the structured form, dispatch
+  switches), or inside a *work-item loop nest*.
+* A nest loops over z, y, x (x innermost) with i64 counters `phi i64 [0, ...], [id + 1, latch]`
+  that replace `local_id(d)`; the latch tests `id + 1 <ult L` (after fold-local-id-guards the
+  bounds may be a range [lo, hi) computed before the loop, which is skipped when empty). A
+  dimension of size 1 has no loop (its id is `i64 0`); a group of one work-item has no loop at
+  all. Only the innermost loop of each nest is a `ParallelLoop`; its `blocks` contain every
+  block from its header to its latch, the kernel's code for one work-item included.
+* Context arrays are `alloca [N x T]`, N = the product of the local size, named `*.context`,
+  accessed as `elementptr T, %ctx, %linear` with `%linear = (z * Ly + y) * Lx + x` (i64).
+  Private arrays and structs of the kernel become such arrays too (T is then the array or struct
+  type), so no private storage is shared between the iterations of a parallel loop.
+* Uniform slots are scalar `alloca T`: inside a work-item loop every work-item stores the same
+  value to them, and they are read outside work-item loops (or before the loop nest).
+* After a nest with several possible successors, `switch %next` picks one; `%next` is an i32 phi
+  in the innermost latch (the barrier id of the target: all work-items agree, OpenCL's rule).
+  There is no central while-switch dispatcher: each nest jumps to its successors directly.
 """
