@@ -145,7 +145,7 @@ def _can_store_at_definition(value, phi: ins.Phi, chosen: set[Block], variables:
         if user.block is home and not isinstance(user, ins.Phi) and \
                 home.instructions.index(user) > home.instructions.index(value):
             return False
-    seen, work = set(), list(home.successors)
+    seen, work = {home}, list(home.successors)
     while work:
         block = work.pop()
         if block is header or block in seen:
@@ -154,7 +154,9 @@ def _can_store_at_definition(value, phi: ins.Phi, chosen: set[Block], variables:
             return False
         seen.add(block)
         work += block.successors
-    return True
+    # every way into the phi's block from here must carry this value (another incoming value's
+    # store could otherwise be overwritten)
+    return all(phi.value_for(b) is value for b in seen if header in b.successors)
 
 
 def _after_definition(value: ins.Instruction) -> ins.Instruction:

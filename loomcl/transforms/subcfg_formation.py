@@ -163,27 +163,18 @@ class _Formation:
 
     def find_crossing_values(self) -> None:
         """Values with a use that its definition does not dominate within some copy."""
-        containing: dict[Block, list[SubCFG]] = {}
+        preds = self.function.predecessors()
+        self.containing: dict[Block, list[SubCFG]] = {}
         self.idoms = {}
         for sub in self.subcfgs.values():
             inside = set(sub.blocks)
             for block in sub.blocks:
-                containing.setdefault(block, []).append(sub)
+                self.containing.setdefault(block, []).append(sub)
             self.idoms[sub] = immediate_dominators(
                 sub.entry, lambda b, s=inside: [x for x in b.successors if x in s],
-                lambda b, s=inside: [x for x in self.preds[b] if x in s])
-        self.containing = containing
-        for block in self.function.blocks:
-            if self.is_work_item_level(block):
-                for inst in block.instructions:
-                    if inst.users and self.is_crossing(inst):
-                        self.slots[inst] = None
-
-    @property
-    def preds(self):
-        if not hasattr(self, "_preds"):
-            self._preds = self.function.predecessors()
-        return self._preds
+                lambda b, s=inside: [x for x in preds[b] if x in s])
+        self.crossing = [inst for block in self.function.blocks if self.is_work_item_level(block)
+                         for inst in block.instructions if inst.users and self.is_crossing(inst)]
 
     def is_crossing(self, value: ins.Instruction) -> bool:
         for user in value.users:
@@ -203,11 +194,12 @@ class _Formation:
         array would hide from the vectorizer that `in[get_global_id(0)]` is a consecutive access
         (hipSYCL 3.2.4 restores contiguous values for the same reason), and recomputing costs
         less than a load."""
-        for value in list(self.slots):
+        kept = []
+        for value in self.crossing:
             tree = self.expression_tree(value)
             if tree is None:
+                kept.append(value)
                 continue
-            del self.slots[value]
             for user in list(value.users):
                 for block in _use_blocks(value, user):
                     if block is value.block:
@@ -215,6 +207,7 @@ class _Formation:
                     anchor = block.terminator if isinstance(user, ins.Phi) else user
                     copy = _copy_tree(tree, anchor)
                     _replace_use(user, value, copy, block)
+        self.crossing = kept
 
     def expression_tree(self, value: ins.Instruction, limit: int = 12) -> list | None:
         """The pure instructions computing `value` from prologue values, operands first (the root
@@ -249,7 +242,7 @@ class _Formation:
 
     def demote_crossing_values(self) -> None:
         """Store each crossing value to a variable after its definition and load it at each use."""
-        for value in list(self.slots):
+        for value in self.crossing:
             variable = Builder(self.prologue).alloca(value.type, (value.name or "v") + ".slot")
             uniform = self.uniformity.is_uniform(value) and not self.context_all
             storage = variable

@@ -119,3 +119,28 @@ def test_structured_form_falls_back_to_dispatch_for_divergent_barrier_loops():
 def test_accumulator_of_a_uniform_barrier_loop_is_demoted_not_dispatched():
     f = form(K.LOOP_IN_IF, "loop_in_if", (16, 1, 1), STRUCTURED)
     assert not any(isinstance(i, ir.Switch) for i in f.instructions())
+
+
+def test_barrier_free_kernel_with_uniform_branches_stays_one_nest():
+    text = """kernel @k(ptr.global %out, i32 %n) {
+entry:
+  %lid = local_id 0
+  %none = cmp eq %n, i32 0
+  branch %none, quit, work
+quit:
+  ret
+work:
+  %p = elementptr i32, %out, %lid
+  %big = cmp sgt %n, i32 5
+  branch %big, a, b
+a:
+  store %n, %p
+  jump done
+b:
+  store i32 0, %p
+  jump done
+done:
+  ret
+}"""
+    f = form(text, "k", (8, 1, 1), STRUCTURED)
+    assert len(f.parallel_loops) == 1 and not any(isinstance(i, ir.Switch) for i in f.instructions())
