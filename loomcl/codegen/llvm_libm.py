@@ -18,7 +18,7 @@ single-precision library):
 
 Special values (NaN, +-inf, 0, negatives) follow C99 Annex F through final selects. Measured accuracy
 against float64 references is in tests/codegen/test_math.py (OpenCL allows 3 ulp for these).
-sin, cos, tan and pow still go to libm (see llvm_math.py).
+sin, cos and tan are in llvm_libm_trig.py, pow in llvm_libm_pow.py; both use the writer below.
 """
 from __future__ import annotations
 
