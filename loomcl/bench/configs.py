@@ -1,6 +1,7 @@
 """Named compiler configurations for `--config`: each switches one loomcl technique off, so that a row can
-be set beside the same row with the technique on. The compiler honours the build options; the runtime
-reads LOOMCL_NUM_THREADS when a Context is created. This table is the one place that names them."""
+be set beside the same row with the technique on. The compiler honours the build options
+(loomcl/compiler.py, CompilerOptions); a thread count is set on the worker pool before each timed run.
+This table is the one place that names them."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -21,16 +22,13 @@ CONFIGS: dict[str, Config] = {c.name: c for c in [
     Config("scalar", "-loomcl-no-vectorize", None, "LLVM loop and SLP vectorizers off"),
     Config("allctx", "-loomcl-context-all", None,
            "context arrays for every value live across a barrier, not only the varying ones"),
-    Config("cbs", "-loomcl-cbs-only", None,
+    Config("cbs", "-loomcl-no-structured", None,
            "continuation-based form everywhere: no structured uniform control flow around work-item loops"),
-    Config("nofold", "-loomcl-no-guard-folding", None,
+    Config("nofold", "-loomcl-no-fold-guards", None,
            "no folding of local-id guards (if (lid < s)) into work-item loop bounds"),
-    Config("nospecialize", "-loomcl-no-local-size-specialization", None,
-           "work-group function not specialized for the launch's local size"),
     Config("1thread", "", 1, "one worker thread"),
 ]}
 
-THREADS_ENV = "LOOMCL_NUM_THREADS"
 POCL_THREADS_ENV = ("POCL_MAX_PTHREAD_COUNT", "POCL_CPU_MAX_CU_COUNT")   # PoCL <= 3.x, >= 4.0
 
 

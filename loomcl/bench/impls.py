@@ -12,7 +12,7 @@ from types import ModuleType
 
 import numpy as np
 
-from .configs import POCL_THREADS_ENV, THREADS_ENV, Config
+from .configs import POCL_THREADS_ENV, Config
 
 PROBE = "kernel void probe(global const float *a, global float *b) { b[get_global_id(0)] = 2.0f * a[get_global_id(0)]; }"
 
@@ -26,6 +26,14 @@ class Implementation:
     queue: object
     device_name: str
     options: str = ""         # extra build options (a loomcl config)
+    threads: int | None = None  # loomcl worker threads for this variant (None: the pool's default)
+
+    def activate(self) -> None:
+        """Configs share one loomcl worker pool, so each sets its thread count before it runs."""
+        if self.kind == "loomcl":
+            from loomcl.runtime import pool
+
+            pool.set_thread_count(self.threads or pool.default_thread_count())
 
     def build(self, source: str, options: str = ""):
         flags = " ".join(o for o in (options, self.options) if o)
@@ -65,13 +73,12 @@ def open_pocl() -> Implementation | str:
 
 def open_loomcl(config: Config, threads: int | None) -> Implementation | str:
     count = config.threads or threads
-    if count:
-        os.environ[THREADS_ENV] = str(count)
     name = "loomcl" if config.name == "default" else f"loomcl[{config.name}]"
     try:
         import loomcl as cl
         device = cl.get_platforms()[0].get_devices()[0]
         impl = _open(name, "loomcl", cl, device, config.options)
+        impl.threads = count
         _probe(impl)
         return impl
     except Exception as exc:  # noqa: BLE001 - a compiler in progress may fail in any way

@@ -121,6 +121,7 @@ class Prepared:
     def run(self) -> tuple[float, float]:
         """One run of all launches: (wall seconds with finish, summed event seconds)."""
         queue = self.impl.queue
+        self.impl.activate()
         start = time.perf_counter()
         events = [kernel(queue, gsize, lsize, *args) for kernel, gsize, lsize, args in self.launches]
         queue.finish()
