@@ -215,7 +215,7 @@ class FunctionEmitter:
     def cast(self, inst: ins.Cast) -> None:
         if self.is_noop_cast(inst):
             return
-        flags = " nuw nsw" if inst.opcode == ins.CastOpcode.TRUNC and getattr(inst, "no_wrap", False) else ""
+        flags = " nuw nsw" if inst.opcode == ins.CastOpcode.TRUNC and inst.no_wrap else ""
         self.emit_line(f"{self.ref(inst)} = {inst.opcode.value}{flags} {self.typed(inst.value)} "
                        f"to {llvm_type(inst.type)}")
 

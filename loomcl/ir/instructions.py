@@ -179,9 +179,13 @@ class CastOpcode(enum.Enum):
 
 
 class Cast(Instruction):
-    def __init__(self, opcode: CastOpcode, value: Value, to: ty.Type, name: str = "") -> None:
+    """A conversion. `no_wrap` on a TRUNC promises the value fits the narrower type (LLVM's
+    `trunc nuw nsw`): work-item ids narrowed to int stay affine, so their accesses vectorize."""
+
+    def __init__(self, opcode: CastOpcode, value: Value, to: ty.Type, name: str = "", no_wrap: bool = False) -> None:
         super().__init__(to, [value], name)
         self.opcode = opcode
+        self.no_wrap = no_wrap
 
     value = property(lambda self: self._operands[0])
 

@@ -120,7 +120,8 @@ class FunctionPrinter:
         if isinstance(i, ins.Compare):
             return f"cmp {i.predicate.value} {o(i.lhs)}, {o(i.rhs)}"
         if isinstance(i, ins.Cast):
-            return f"{i.opcode.value} {o(i.value)} to {i.type}"
+            flags = " nuw nsw" if i.no_wrap else ""
+            return f"{i.opcode.value}{flags} {o(i.value)} to {i.type}"
         if isinstance(i, ins.Select):
             return f"select {self.operands(i.operands)}"
         if isinstance(i, ins.Phi):

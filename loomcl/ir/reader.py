@@ -285,9 +285,13 @@ class _FunctionReader:
             c.expect(",")
             return ins.BinaryOp(_BINARY[op], lhs, self.operand(c), name)
         if op in _CASTS:
+            no_wrap = c.peek() == "nuw"
+            if no_wrap:
+                c.expect("nuw")
+                c.expect("nsw")
             value = self.operand(c)
             c.expect("to")
-            return ins.Cast(_CASTS[op], value, c.type(), name)
+            return ins.Cast(_CASTS[op], value, c.type(), name, no_wrap)
         if op in _QUERIES:
             return ins.WorkItemQuery(_QUERIES[op], int(c.next()), name)
         if op.startswith("math."):
