@@ -97,7 +97,8 @@ class Frame:
     def __init__(self, function, args, group_id, locals_, local_id=(0, 0, 0), local_size=(1, 1, 1),
                  num_groups=(1, 1, 1)):
         self.function = function
-        self.env = {p: a for p, a in zip(function.params, args)}
+        self.env = {p: a & ((1 << p.type.bits) - 1) if isinstance(p.type, ty.IntType) else a
+                    for p, a in zip(function.params, args)}
         self.env.update(locals_)
         self.group_id, self.local_id, self.local_size, self.num_groups = group_id, local_id, local_size, num_groups
         self.steps = 0

@@ -27,7 +27,7 @@ def test_print_after_dumps_named_passes():
 
 def test_print_after_all_names_every_pass_that_ran():
     out = io.StringIO()
-    work_group_function(read_module(K.REDUCE), "reduce", (8,), PipelineOptions(print_after=("all",), dump=out, verify=True))
+    work_group_function(read_module(K.REDUCE), "reduce", (8,), PipelineOptions(ids_fit_int=True, print_after=("all",), dump=out, verify=True))
     names = [line.split("after ", 1)[1] for line in out.getvalue().splitlines() if line.startswith("; IR after")]
     assert names == list(PASS_NAMES)
 
