@@ -93,11 +93,14 @@ class CompiledProgram:
     _functions: dict = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def work_group_ir(self, kernel_name: str, local_size: tuple[int, int, int]):
+    def work_group_ir(self, kernel_name: str, local_size: tuple[int, int, int], ids_fit_int: bool = False):
+        """The kernel in work-group form for one local size. `ids_fit_int`: the launch promises that
+        every global id fits in a C int (the runtime checks offset + global size)."""
         from .transforms.pipeline import PipelineOptions, work_group_function
 
         o = self.options
-        pipeline = PipelineOptions(context_all=o.context_all, structured=o.structured, fold_guards=o.fold_guards)
+        pipeline = PipelineOptions(context_all=o.context_all, structured=o.structured, fold_guards=o.fold_guards,
+                                   ids_fit_int=ids_fit_int)
         return work_group_function(self.module, kernel_name, tuple(local_size), pipeline)
 
     def codegen_options(self):
@@ -105,18 +108,19 @@ class CompiledProgram:
 
         return CodegenOptions(parallel_metadata=self.options.parallel_metadata, vectorize=self.options.vectorize)
 
-    def work_group_function(self, kernel_name: str, local_size: tuple[int, int, int]) -> WorkGroupFunction:
-        key = (kernel_name, tuple(local_size))
+    def work_group_function(self, kernel_name: str, local_size: tuple[int, int, int],
+                            ids_fit_int: bool = False) -> WorkGroupFunction:
+        key = (kernel_name, tuple(local_size), ids_fit_int)
         with self._lock:
             found = self._functions.get(key)
             if found is None:
-                found = self._functions[key] = self._compile(kernel_name, tuple(local_size))
+                found = self._functions[key] = self._compile(*key)
         return found
 
-    def _compile(self, kernel_name: str, local_size: tuple[int, int, int]) -> WorkGroupFunction:
+    def _compile(self, kernel_name: str, local_size: tuple[int, int, int], ids_fit_int: bool) -> WorkGroupFunction:
         from .codegen import compile_work_group
 
-        function = self.work_group_ir(kernel_name, local_size)
+        function = self.work_group_ir(kernel_name, local_size, ids_fit_int)
         codegen = self.codegen_options()
         return compile_work_group(function, self.kernels[kernel_name], codegen)
 

@@ -28,6 +28,7 @@ from .pool import get_pool
 
 ROUTINE = ndrange.ROUTINE
 MAX_CACHED_PLANS = 64
+INT_MAX = 2**31 - 1
 _NDRANGE = command_type.NDRANGE_KERNEL
 _QUALIFIER = {
     ParamKind.GLOBAL_POINTER: kernel_arg_address_qualifier.GLOBAL,
@@ -148,26 +149,31 @@ class Kernel:
         if g_times_l:
             global_size = tuple(g * l for g, l in zip(global_size, local))
         offset = ndrange.check_offset(global_offset, dims)
-        plan = LaunchPlan(global_size, local, offset, self._function, self._args.address)
+        ids_fit_int = all(o + g <= INT_MAX for o, g in zip(offset, global_size))
+        plan = LaunchPlan(global_size, local, offset, lambda size: self._function(size, ids_fit_int),
+                          self._args.address)
         if len(self._plans) >= MAX_CACHED_PLANS:
             self._plans.clear()
         self._plans[key] = plan
         return plan
 
-    def _function(self, local_size):
-        function = self._functions.get(local_size)
+    def _function(self, local_size, ids_fit_int: bool):
+        """The work-group function for one region's local size. `ids_fit_int`: every global id of
+        the launch fits in a C int, so the compiler may treat `(int)get_global_id(d)` as exact."""
+        key = (local_size, ids_fit_int)
+        function = self._functions.get(key)
         if function is None:
             from .program import compiler_errors
 
             try:
-                function = self._compiled.work_group_function(self.function_name, local_size)
+                function = self._compiled.work_group_function(self.function_name, local_size, ids_fit_int)
             except compiler_errors()[0] as exc:
                 raise errors.RuntimeError(
                     ROUTINE,
                     status_code.BUILD_PROGRAM_FAILURE,
                     f"kernel '{self.function_name}' could not be compiled for local size {local_size}:\n{exc.log}",
                 ) from None
-            self._functions[local_size] = function
+            self._functions[key] = function
         return function
 
     def _too_much_local(self, arena: int) -> None:

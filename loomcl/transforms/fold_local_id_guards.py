@@ -18,6 +18,13 @@ Pattern, on a work-item loop of `function.parallel_loops` (the innermost, x, loo
 Then the counter runs over [lo, hi) computed before the loop (clamped to [0, L]), the loop is
 skipped when the range is empty, and the guard becomes a jump to the active side.
 
+The compared id may also be the counter plus loop-invariant terms, `group_id * L + lid + offset`:
+the global id, as in `if (get_global_id(0) < n)` or `int i = get_global_id(0); if (i < n)` (a
+`trunc` marked no_wrap by narrow-work-item-ids). Then the bound is shifted by the invariant base
+`B` before clamping; the base is non-negative and `B + id` cannot wrap, so the shift is exact when
+done with saturation (`u - umin(u, B)` unsigned, `smax(u, -1) - B` signed). Pure invariant terms
+computed inside the loop are hoisted into the preheader first.
+
 Expects: the output of subcfg-formation (before or after simplify). Guarantees: same behaviour,
 a verified function; loops that do not match are left alone.
 """
@@ -39,9 +46,11 @@ _INVERSE = {P.SLT: P.SGE, P.SGE: P.SLT, P.SGT: P.SLE, P.SLE: P.SGT, P.ULT: P.UGE
 
 class _Match:
     def __init__(self, loop: ParallelLoop, counter: ins.Phi, predicate: P, bound: Value,
-                 active: Block, skip: Block, preheader: Block, exit_block: Block, limit: int) -> None:
+                 active: Block, skip: Block, preheader: Block, exit_block: Block, limit: int,
+                 base_terms: list[Value]) -> None:
         self.loop, self.counter, self.predicate, self.bound = loop, counter, predicate, bound
         self.active, self.skip, self.preheader, self.exit_block, self.limit = active, skip, preheader, exit_block, limit
+        self.base_terms = base_terms  # the compared id is counter + sum(base_terms)
 
 
 def _counter(loop: ParallelLoop) -> ins.Phi | None:
@@ -49,11 +58,36 @@ def _counter(loop: ParallelLoop) -> ins.Phi | None:
     return phis[0] if len(phis) == 1 and phis[0].type is ty.i64 else None
 
 
-def _is_counter(value: Value, counter: ins.Phi) -> bool:
-    if value is counter:
+def _hoistable(value: Value, loop: ParallelLoop) -> bool:
+    """Defined outside the loop, or a pure instruction in it whose operands are (recursively)."""
+    if not isinstance(value, ins.Instruction) or value.block not in loop.blocks:
         return True
-    return (isinstance(value, ins.Cast) and value.opcode is ins.CastOpcode.TRUNC and value.value is counter
-            and value.type.bits >= 32)
+    if value.has_side_effects or isinstance(value, (ins.Phi, ins.Load, ins.Alloca)) or value.is_terminator:
+        return False
+    return all(_hoistable(operand, loop) for operand in value.operands)
+
+
+def _counter_plus(value: Value, counter: ins.Phi, loop: ParallelLoop) -> list[Value] | None:
+    """The invariant terms t if value == counter + sum(t) (additions only), else None."""
+    if value is counter:
+        return []
+    if not (isinstance(value, ins.BinaryOp) and value.opcode is ins.BinaryOpcode.ADD):
+        return None
+    for inner, other in ((value.lhs, value.rhs), (value.rhs, value.lhs)):
+        terms = _counter_plus(inner, counter, loop)
+        if terms is not None and _hoistable(other, loop):
+            return terms + [other]
+    return None
+
+
+def _compared_id(value: Value, counter: ins.Phi, loop: ParallelLoop) -> list[Value] | None:
+    """Base terms of a compared id: the counter itself, the counter plus invariant terms, or a
+    truncation of those that is exact (any to >= 32 bits for the bare counter, whose values are
+    below L; `no_wrap` ones for a sum)."""
+    if isinstance(value, ins.Cast) and value.opcode is ins.CastOpcode.TRUNC and value.type.bits >= 32:
+        terms = _counter_plus(value.value, counter, loop)
+        return terms if terms is not None and (not terms or value.no_wrap) else None
+    return _counter_plus(value, counter, loop)
 
 
 def _latch_limit(loop: ParallelLoop, counter: ins.Phi) -> tuple[ins.Compare, int] | None:
@@ -82,9 +116,9 @@ def match(function: Function, loop: ParallelLoop, preds: dict) -> _Match | None:
     if loop.latch.phis or loop.header is loop.latch:
         return None
     cmp = term.condition
-    if _is_counter(cmp.lhs, counter):
+    if (terms := _compared_id(cmp.lhs, counter, loop)) is not None:
         predicate, bound = cmp.predicate, cmp.rhs
-    elif _is_counter(cmp.rhs, counter):
+    elif (terms := _compared_id(cmp.rhs, counter, loop)) is not None:
         predicate, bound = _SWAPPED.get(cmp.predicate), cmp.lhs
     else:
         return None
@@ -104,7 +138,7 @@ def match(function: Function, loop: ParallelLoop, preds: dict) -> _Match | None:
     exits = [s for s in loop.latch.successors if s is not loop.header]
     if len(outside) != 1 or len(exits) != 1 or exits[0].phis:
         return None
-    return _Match(loop, counter, predicate, bound, active, skip, outside[0], exits[0], limit[1])
+    return _Match(loop, counter, predicate, bound, active, skip, outside[0], exits[0], limit[1], terms)
 
 
 def _range(b: Builder, m: _Match) -> tuple[Value, Value]:
@@ -114,6 +148,8 @@ def _range(b: Builder, m: _Match) -> tuple[Value, Value]:
     u = m.bound
     if u.type is not ty.i64:
         u = b.cast(ins.CastOpcode.SEXT if signed else ins.CastOpcode.ZEXT, u, ty.i64, "guard.bound")
+    if m.base_terms:
+        u = _shift_by_base(b, m, u, signed)
     zero, limit = Constant(ty.i64, 0), Constant(ty.i64, m.limit)
 
     def clamp(v, low, high):
@@ -135,6 +171,28 @@ def _range(b: Builder, m: _Match) -> tuple[Value, Value]:
     if p in (P.SGT, P.UGT):
         return through(u), limit
     return clamp(u, 0, m.limit), through(u)  # EQ
+
+
+def _hoist(value: Value, b: Builder, loop: ParallelLoop) -> None:
+    """Move a pure invariant instruction of the loop (and its operands) to the builder's point."""
+    if isinstance(value, ins.Instruction) and value.block in loop.blocks:
+        for operand in value.operands:
+            _hoist(operand, b, loop)
+        value.detach()
+        b.insert(value)
+
+
+def _shift_by_base(b: Builder, m: _Match, u: Value, signed: bool) -> Value:
+    """The bound on the counter alone: u - base, saturated so that it stays exact (see above)."""
+    base = None
+    for term in m.base_terms:
+        _hoist(term, b, m.loop)
+        term = term if term.type is ty.i64 else b.cast(ins.CastOpcode.SEXT, term, ty.i64, "guard.term")
+        base = term if base is None else b.add(base, term, "guard.base")
+    if signed:
+        u = b.math(ins.MathFunction.SMAX, [u, Constant(ty.i64, -1)], name="guard.bound")
+        return b.sub(u, base, "guard.shifted")
+    return b.sub(u, b.math(ins.MathFunction.UMIN, [u, base], name="guard.base"), "guard.shifted")
 
 
 def fold(m: _Match) -> None:

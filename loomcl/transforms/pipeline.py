@@ -10,6 +10,9 @@ The ordered pass list, and why it is in this order:
                     arrays. Needs inlining first (a callee's variables are only local once inlined).
  4. simplify        Folds what inlining and mem2reg expose (constant arguments, trivial phis) and
                     removes unreachable blocks, which sub-CFG formation must not see.
+ 4b. narrow-work-item-ids (option `ids_fit_int`)   Marks `(int)get_global_id(d)` exact when the
+                    launch promises ids fit in an int. Pattern-matches lowering's id arithmetic, so it
+                    runs on SSA (after 3) and before 5 hoists the queries away from their uses.
  5. canonicalize-barriers   Puts barriers in blocks of their own, adds entry/exit barriers and
                     hoists queries to the prologue: the shape sub-CFG formation and the structured
                     form rely on. Nothing may merge blocks between this and sub-CFG formation, so
@@ -39,11 +42,11 @@ from ..analysis.uniformity import Uniformity
 from ..ir.function import Function, Module
 from ..ir.printer import print_function
 from ..ir.verifier import verify_function
-from . import (canonicalize_barriers, fold_local_id_guards, inline, mem2reg, simplify,
+from . import (canonicalize_barriers, fold_local_id_guards, inline, mem2reg, narrow_work_item_ids, simplify,
                structurize_uniform_barriers, subcfg_formation)
 from .clone import clone_module
 
-PASS_NAMES = ("inline", "mem2reg", "simplify", "canonicalize-barriers", "structurize-uniform-barriers",
+PASS_NAMES = ("inline", "mem2reg", "simplify", "narrow-work-item-ids", "canonicalize-barriers", "structurize-uniform-barriers",
               "subcfg-formation", "simplify-final", "fold-local-id-guards", "simplify-folded")
 
 
@@ -52,6 +55,7 @@ class PipelineOptions:
     context_all: bool = False
     structured: bool = True
     fold_guards: bool = True
+    ids_fit_int: bool = False  # the launch's global ids fit in a C int (the runtime checks)
     verify: bool = False
     print_after: tuple[str, ...] = ()
     dump: object = None  # a file-like object for print_after; stderr when None
@@ -85,6 +89,9 @@ def work_group_module(module: Module, kernel_name: str, local_size, options: Pip
     run.after("mem2reg")
     simplify.run(function)
     run.after("simplify")
+    if options.ids_fit_int:
+        narrow_work_item_ids.run(function)
+        run.after("narrow-work-item-ids")
     canonicalize_barriers.run(function)
     run.after("canonicalize-barriers")
     uniformity = Uniformity(function)

@@ -155,7 +155,7 @@ class FakeCompiledProgram:
         self.compiled_sizes: list[tuple[str, tuple[int, int, int]]] = []
         self._cache: dict = {}
 
-    def work_group_function(self, kernel_name: str, local_size) -> WorkGroupFunction:
+    def work_group_function(self, kernel_name: str, local_size, ids_fit_int: bool = False) -> WorkGroupFunction:
         local_size = tuple(local_size)
         assert len(local_size) == 3, local_size
         key = (kernel_name, local_size)
