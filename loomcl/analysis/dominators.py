@@ -83,16 +83,9 @@ class DominatorTree:
         return block in self.idom
 
     def dominates(self, a: Block, b: Block) -> bool:
-        """Whether every path from the entry to b passes through a (a block dominates itself)."""
-        if b not in self.idom:
-            return True
-        while True:
-            if a is b:
-                return True
-            parent = self.idom[b]
-            if parent is b:
-                return False
-            b = parent
+        """Whether every path from the entry to b passes through a (a block dominates itself).
+        Anything dominates an unreachable block: no path reaches it."""
+        return b not in self.idom or dominates(self.idom, a, b)
 
     def children(self) -> dict[Block, list[Block]]:
         tree: dict[Block, list[Block]] = {b: [] for b in self.idom}
@@ -138,15 +131,7 @@ class PostDominatorTree:
         self.idom = _immediate_dominators(self.exit, successors, predecessors)
 
     def post_dominates(self, a: Block, b: Block) -> bool:
-        if b not in self.idom:
-            return False
-        while True:
-            if a is b:
-                return True
-            parent = self.idom[b]
-            if parent is b:
-                return False
-            b = parent
+        return dominates(self.idom, a, b)
 
     def immediate(self, block: Block) -> Block | None:
         parent = self.idom.get(block)
