@@ -6,6 +6,10 @@ fma chains per work-item, machine.cl) and fma_peak8 (the same in float8, machine
 implementation without vector types just lacks that probe). Each is measured on every implementation;
 the machine's limit is the best any of them reached, so a row's percentage is against what this machine
 demonstrably does, not a datasheet.
+
+Launch cost: launch + queue.finish() of an empty kernel on one work-item and of a trivial kernel over
+64 work-groups of 64, the median of many back-to-back launches (what a Python loop of small kernels
+pays per call).
 """
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ from .impls import Implementation, first_line
 FMA_ITEMS = 1 << 16
 FMA8_ITEMS = 1 << 13
 FMA_ARGS = (np.float32(0.999), np.float32(0.001))     # a = a*0.999 + 0.001 stays near 1
+LAUNCHES = 2000
 
 
 @dataclass
@@ -27,6 +32,7 @@ class Limits:
     numpy_copy_gbs: float
     copy_gbs: dict[str, float] = field(default_factory=dict)    # per implementation
     fma_gflops: dict[str, float] = field(default_factory=dict)
+    launch_us: dict[str, tuple[float, float]] = field(default_factory=dict)  # (empty 1 item, 64x64 groups)
     notes: dict[str, str] = field(default_factory=dict)
 
     def merge(self, other: "Limits") -> "Limits":
@@ -34,8 +40,11 @@ class Limits:
         is still waking its threads up reads low)."""
         def best(a, b):
             return {k: max(a.get(k, 0.0), b.get(k, 0.0)) for k in {*a, *b}}
+        launch = {k: tuple(map(min, zip(self.launch_us.get(k, (float("inf"),) * 2),
+                                        other.launch_us.get(k, (float("inf"),) * 2))))
+                  for k in {*self.launch_us, *other.launch_us}}
         return Limits(max(self.numpy_copy_gbs, other.numpy_copy_gbs), best(self.copy_gbs, other.copy_gbs),
-                      best(self.fma_gflops, other.fma_gflops), {**other.notes, **self.notes})
+                      best(self.fma_gflops, other.fma_gflops), launch, {**other.notes, **self.notes})
 
     @property
     def bandwidth_gbs(self) -> float:
@@ -86,11 +95,32 @@ def kernel_limits(impl: Implementation, n: int, fma_iters: int, repeat: int) -> 
     return 8 * n / copy_s / 1e9, gflops
 
 
+def _median_launch_us(impl: Implementation, kernel, gsize, lsize, args, count: int) -> float:
+    times = []
+    for _ in range(count):
+        start = time.perf_counter()
+        kernel(impl.queue, gsize, lsize, *args)
+        impl.queue.finish()
+        times.append(time.perf_counter() - start)
+    return float(np.median(times)) * 1e6
+
+
+def launch_costs(impl: Implementation, count: int = LAUNCHES) -> tuple[float, float]:
+    """(µs for an empty one-work-item kernel, µs for a trivial kernel over 64 groups of 64)."""
+    program = impl.build((KERNEL_DIR / "machine.cl").read_text())
+    out = impl.buffer(np.zeros(64 * 64, np.int32))
+    _median_launch_us(impl, program.empty, (1,), (1,), (out,), 10)  # warm-up: compile, wake threads
+    _median_launch_us(impl, program.touch, (64 * 64,), (64,), (out,), 10)
+    return (_median_launch_us(impl, program.empty, (1,), (1,), (out,), count),
+            _median_launch_us(impl, program.touch, (64 * 64,), (64,), (out,), count))
+
+
 def measure(impls: list[Implementation], n: int, fma_iters: int, repeat: int) -> Limits:
     limits = Limits(numpy_copy_gbs(n, repeat))
     for impl in impls:
         try:
             limits.copy_gbs[impl.name], limits.fma_gflops[impl.name] = kernel_limits(impl, n, fma_iters, repeat)
+            limits.launch_us[impl.name] = launch_costs(impl)
         except Exception as exc:  # noqa: BLE001 - a probe that cannot build only loses its column
             limits.notes[impl.name] = f"{type(exc).__name__}: {first_line(str(exc))}"
     return limits

@@ -100,6 +100,8 @@ def summary(rows: list[Row], names: list[str], limits: Limits, unavailable: list
              + "".join(f", {n} {v:.1f}" for n, v in limits.copy_gbs.items())
              + f"), fma peak {limits.peak_gflops:.1f} GFLOP/s ("
              + ", ".join(f"{n} {v:.1f}" for n, v in limits.fma_gflops.items()) + ")",
+             "launch + finish: " + ", ".join(f"{n} {one:.1f} µs (empty, 1 work-item) / {many:.1f} µs (64 groups of 64)"
+                                           for n, (one, many) in limits.launch_us.items()),
              "", table(rows, names, limits), ""]
     for name, value in ratio_geomeans(rows, names).items():
         if value is not None:
@@ -134,7 +136,8 @@ def to_json(rows: list[Row], names: list[str], limits: Limits, settings: dict, u
         "unavailable": unavailable,
         "machine": {"copy_gbs": limits.bandwidth_gbs, "numpy_copy_gbs": limits.numpy_copy_gbs,
                     "peak_gflops": limits.peak_gflops, "copy_gbs_by_impl": limits.copy_gbs,
-                    "fma_gflops_by_impl": limits.fma_gflops, "notes": limits.notes},
+                    "fma_gflops_by_impl": limits.fma_gflops, "launch_us_by_impl": limits.launch_us,
+                    "notes": limits.notes},
         "rows": [_row_json(row, names) for row in rows],
         "geomean_ratio": ratio_geomeans(rows, names),
     }

@@ -23,3 +23,13 @@ kernel void fma_peak(global float *out, float mul, float add, int iters)
     }
     out[get_global_id(0)] = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 + a11;
 }
+
+/* Launch-cost probes: `empty` on one work-item, `touch` on 64 work-groups of 64. */
+kernel void empty(global int *unused)
+{
+}
+
+kernel void touch(global int *out)
+{
+    out[get_global_id(0)] = (int)get_group_id(0);
+}
