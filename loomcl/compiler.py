@@ -57,6 +57,7 @@ class CompilerOptions:
 
     structured: bool = True  # keep uniform barrier loops as scalar control flow
     fold_guards: bool = True  # fold `if (lid < s)` into work-item loop bounds
+    horizontal_loops: bool = True  # implicit barriers in uniform inner loops (pocl 4.6)
     context_all: bool = False  # context arrays for every value crossing a barrier
     parallel_metadata: bool = True  # llvm.loop parallel_accesses on work-item loops
     vectorize: bool = True  # LLVM loop and SLP vectorizers
@@ -64,6 +65,7 @@ class CompilerOptions:
     SWITCHES = {
         "-loomcl-no-structured": ("structured", False),
         "-loomcl-no-fold-guards": ("fold_guards", False),
+        "-loomcl-no-horizontal-loops": ("horizontal_loops", False),
         "-loomcl-context-all": ("context_all", True),
         "-loomcl-no-parallel-metadata": ("parallel_metadata", False),
         "-loomcl-no-vectorize": ("vectorize", False),
@@ -100,7 +102,7 @@ class CompiledProgram:
 
         o = self.options
         pipeline = PipelineOptions(context_all=o.context_all, structured=o.structured, fold_guards=o.fold_guards,
-                                   ids_fit_int=ids_fit_int)
+                                   horizontal_loops=o.horizontal_loops, ids_fit_int=ids_fit_int)
         return work_group_function(self.module, kernel_name, tuple(local_size), pipeline)
 
     def codegen_options(self):

@@ -26,6 +26,8 @@ CONFIGS: dict[str, Config] = {c.name: c for c in [
            "continuation-based form everywhere: no structured uniform control flow around work-item loops"),
     Config("nofold", "-loomcl-no-fold-guards", None,
            "no folding of local-id guards (if (lid < s)) into work-item loop bounds"),
+    Config("nohoriz", "-loomcl-no-horizontal-loops", None,
+           "no horizontal inner-loop parallelization: barrier-free uniform loops stay inside the work-item loops"),
     Config("1thread", "", 1, "one worker thread"),
 ]}
 

@@ -13,6 +13,13 @@ The ordered pass list, and why it is in this order:
  4b. narrow-work-item-ids (option `ids_fit_int`)   Marks `(int)get_global_id(d)` exact when the
                     launch promises ids fit in an int. Pattern-matches lowering's id arithmetic, so it
                     runs on SSA (after 3) and before 5 hoists the queries away from their uses.
+ 4c. implicit-loop-barriers (option `horizontal_loops`, structured form only)   Adds barriers to
+                    barrier-free uniform inner loops so that the work-item loop goes inside them
+                    (pocl 4.6). Needs SSA and the uniformity of it (after 3 and 4, which also fold the
+                    constant trip counts its heuristic reads), and must run before 5, which isolates
+                    the barriers it adds, and before 6, which turns those loops into group-level
+                    scalar loops; without 6 (the plain CBS form) the loop would become a dispatcher
+                    loop instead, which costs more than it gains, so it is off there.
  5. canonicalize-barriers   Puts barriers in blocks of their own, adds entry/exit barriers and
                     hoists queries to the prologue: the shape sub-CFG formation and the structured
                     form rely on. Nothing may merge blocks between this and sub-CFG formation, so
@@ -30,7 +37,8 @@ The ordered pass list, and why it is in this order:
 
 `PipelineOptions` switches passes off to measure them (`context_all=True` keeps every value that
 crosses a barrier in a context array, i.e. no uniform slots; `structured=False` and
-`fold_guards=False` give the plain CBS form), `verify=True` runs the IR verifier after every pass,
+`fold_guards=False` give the plain CBS form; `horizontal_loops=False` leaves barrier-free loops
+inside the work-item loops), `verify=True` runs the IR verifier after every pass,
 and `print_after` names passes whose output is printed (to `dump`, stderr by default).
 """
 from __future__ import annotations
@@ -42,11 +50,12 @@ from ..analysis.uniformity import Uniformity
 from ..ir.function import Function, Module
 from ..ir.printer import print_function
 from ..ir.verifier import verify_function
-from . import (canonicalize_barriers, fold_local_id_guards, inline, mem2reg, narrow_work_item_ids, simplify,
-               structurize_uniform_barriers, subcfg_formation)
+from . import (canonicalize_barriers, fold_local_id_guards, implicit_loop_barriers, inline, mem2reg, narrow_work_item_ids,
+               simplify, structurize_uniform_barriers, subcfg_formation)
 from .clone import clone_module
 
-PASS_NAMES = ("inline", "mem2reg", "simplify", "narrow-work-item-ids", "canonicalize-barriers", "structurize-uniform-barriers",
+PASS_NAMES = ("inline", "mem2reg", "simplify", "narrow-work-item-ids", "implicit-loop-barriers",
+              "canonicalize-barriers", "structurize-uniform-barriers",
               "subcfg-formation", "simplify-final", "fold-local-id-guards", "simplify-folded")
 
 
@@ -55,6 +64,7 @@ class PipelineOptions:
     context_all: bool = False
     structured: bool = True
     fold_guards: bool = True
+    horizontal_loops: bool = True  # implicit barriers in uniform inner loops (structured form only)
     ids_fit_int: bool = False  # the launch's global ids fit in a C int (the runtime checks)
     verify: bool = False
     print_after: tuple[str, ...] = ()
@@ -92,6 +102,9 @@ def work_group_module(module: Module, kernel_name: str, local_size, options: Pip
     if options.ids_fit_int:
         narrow_work_item_ids.run(function)
         run.after("narrow-work-item-ids")
+    if options.horizontal_loops and options.structured and not options.context_all:
+        implicit_loop_barriers.run(function, local_size)
+        run.after("implicit-loop-barriers")
     canonicalize_barriers.run(function)
     run.after("canonicalize-barriers")
     uniformity = Uniformity(function)
