@@ -34,6 +34,7 @@ def _build_options(args) -> str:
 
 def cmd_build(args) -> int:
     from . import compiler, frontend
+    from .frontend.printer import format_tree
     from .ir import print_function, print_module
 
     source = open(args.file, encoding="utf-8").read()
@@ -41,8 +42,6 @@ def cmd_build(args) -> int:
     try:
         if args.emit == "ast":
             unit = frontend.parse_program(source, frontend.parse_options(options), args.file)
-            from .frontend.printer import format_tree
-
             print(format_tree(unit))
             return 0
         program = compiler.build(source, options, args.file)
@@ -52,16 +51,20 @@ def cmd_build(args) -> int:
     if args.emit == "ir":
         print(print_module(program.module), end="")
         return 0
+    if args.kernel and args.kernel not in program.kernels:
+        print(f"{args.file}: no kernel named '{args.kernel}' (kernels: {', '.join(program.kernels)})", file=sys.stderr)
+        return 1
     kernels = [args.kernel] if args.kernel else list(program.kernels)
     for name in kernels:
         local_size = args.local_size or program.kernels[name].reqd_work_group_size or (64, 1, 1)
+        # As launched when every global id fits in an int (the runtime checks; nearly every launch).
+        function = program.work_group_ir(name, local_size, ids_fit_int=True)
         if args.emit == "wg":
-            print(print_function(program.work_group_ir(name, local_size)))
+            print(print_function(function))
         else:
             from . import codegen
 
             emit = codegen.llvm_ir if args.emit == "llvm" else codegen.assembly
-            function = program.work_group_ir(name, local_size)
             print(emit(function, program.kernels[name], program.codegen_options()))
     return 0
 

@@ -1,0 +1,72 @@
+"""The command line: info, build --emit at every stage, and its errors."""
+from __future__ import annotations
+
+import pytest
+
+from loomcl.cli import main
+
+REDUCE = r"""
+__kernel void reduce(__global const float *in, __global float *partial, __local float *tmp)
+{
+    size_t lid = get_local_id(0);
+    tmp[lid] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t s = get_local_size(0) / 2; s > 0; s >>= 1) {
+        if (lid < s)
+            tmp[lid] += tmp[lid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0)
+        partial[get_group_id(0)] = tmp[0];
+}
+"""
+
+
+@pytest.fixture
+def kernel_file(tmp_path):
+    path = tmp_path / "reduce.cl"
+    path.write_text(REDUCE)
+    return str(path)
+
+
+def test_info_names_the_device(capsys):
+    assert main(["info"]) == 0
+    out = capsys.readouterr().out
+    assert "Platform: loomcl" in out and "max_work_group_size" in out
+
+
+@pytest.mark.parametrize("emit, expected", [
+    ("ast", "kernel reduce("),
+    ("ir", "barrier 1"),
+    ("wg", "work-item loop"),
+    ("llvm", "x float>"),  # the work-item loops vectorized
+    ("asm", "loomcl_wg_reduce:"),
+])
+def test_build_emits_each_stage(kernel_file, capsys, emit, expected):
+    assert main(["build", kernel_file, "--emit", emit, "--local-size", "64"]) == 0
+    assert expected in capsys.readouterr().out
+
+
+def test_work_group_form_of_the_reduction_is_structured(kernel_file, capsys):
+    assert main(["build", kernel_file, "--emit", "wg", "--local-size", "256"]) == 0
+    out = capsys.readouterr().out
+    assert "barrier" not in out and "local_id" not in out
+    assert "math.umin i64 %s, i64 256" in out  # `if (lid < s)` became the loop bound min(s, 256)
+
+
+def test_build_reports_diagnostics_with_a_caret(tmp_path, capsys):
+    bad = tmp_path / "bad.cl"
+    bad.write_text("kernel void k(global float *a) { a[0] = b; }\n")
+    assert main(["build", str(bad), "--emit", "ir"]) == 1
+    err = capsys.readouterr().err
+    assert f"{bad}:1:41: error: use of undeclared identifier 'b'" in err
+    assert err.splitlines()[-1] == " " * 40 + "^"
+
+
+def test_build_defines_and_unknown_kernel(kernel_file, tmp_path, capsys):
+    source = tmp_path / "d.cl"
+    source.write_text("kernel void k(global int *a) { a[0] = VALUE; }\n")
+    assert main(["build", str(source), "-D", "VALUE=42", "--emit", "ir"]) == 0
+    assert "store i32 42" in capsys.readouterr().out
+    assert main(["build", kernel_file, "--kernel", "nope"]) == 1
+    assert "no kernel named 'nope' (kernels: reduce)" in capsys.readouterr().err
