@@ -37,6 +37,15 @@ _QUERY_FIELDS = {
     ins.Query.WORK_DIM: "work_dim",
 }
 
+# A work-group runs on one thread, work-item after work-item, in a local arena no other thread sees:
+# atomics on __local memory need no lock prefix. They become plain read-modify-write sequences
+# (kept out of the work-item loop's access group, so LLVM still sees their cross-item dependences).
+_LOCAL_RMW = {
+    ins.AtomicOpcode.ADD: "add", ins.AtomicOpcode.SUB: "sub", ins.AtomicOpcode.AND: "and",
+    ins.AtomicOpcode.OR: "or", ins.AtomicOpcode.XOR: "xor", ins.AtomicOpcode.SMIN: "@llvm.smin",
+    ins.AtomicOpcode.SMAX: "@llvm.smax", ins.AtomicOpcode.UMIN: "@llvm.umin", ins.AtomicOpcode.UMAX: "@llvm.umax",
+}
+
 _ATOMIC_OPS = {
     ins.AtomicOpcode.ADD: "add", ins.AtomicOpcode.SUB: "sub", ins.AtomicOpcode.XCHG: "xchg",
     ins.AtomicOpcode.SMIN: "min", ins.AtomicOpcode.SMAX: "max", ins.AtomicOpcode.UMIN: "umin",
@@ -264,11 +273,38 @@ class FunctionEmitter:
         self.emit_line(f"{self.ref(inst)} = getelementptr inbounds i8, ptr {self.ref(inst.base)}, i64 {offset}")
 
     def atomic_rmw(self, inst: ins.AtomicRMW) -> None:
+        if _is_local(inst.pointer):
+            return self.local_rmw(inst)
         self.emit_line(f"{self.ref(inst)} = atomicrmw {_ATOMIC_OPS[inst.opcode]} ptr {self.ref(inst.pointer)}, "
                        f"{self.typed(inst.value)} seq_cst, align {inst.type.alignment}")
 
+    def local_rmw(self, inst: ins.AtomicRMW) -> None:
+        t, pointer, align = llvm_type(inst.type), self.ref(inst.pointer), inst.type.alignment
+        self.emit_line(f"{self.ref(inst)} = load {t}, ptr {pointer}, align {align}")
+        if inst.opcode is ins.AtomicOpcode.XCHG:
+            self.emit_line(f"store {self.typed(inst.value)}, ptr {pointer}, align {align}")
+            return
+        op, new = _LOCAL_RMW[inst.opcode], self.temp("rmw")
+        if op.startswith("@"):
+            self.module.declare(f"{op[1:]}.{t}", f"declare {t} {op}.{t}({t}, {t})")
+            self.emit_line(f"{new} = call {t} {op}.{t}({t} {self.ref(inst)}, {self.typed(inst.value)})")
+        else:
+            self.emit_line(f"{new} = {op} {t} {self.ref(inst)}, {self.ref(inst.value)}")
+        self.emit_line(f"store {t} {new}, ptr {pointer}, align {align}")
+
+    def local_cmpxchg(self, inst: ins.AtomicCmpXchg) -> None:
+        t, pointer, align = llvm_type(inst.type), self.ref(inst.pointer), inst.type.alignment
+        same, new = self.temp("cx.same"), self.temp("cx.new")
+        self.emit_line(f"{self.ref(inst)} = load {t}, ptr {pointer}, align {align}")
+        equal = "fcmp oeq" if isinstance(inst.type, ty.FloatType) else "icmp eq"
+        self.emit_line(f"{same} = {equal} {t} {self.ref(inst)}, {self.ref(inst.expected)}")
+        self.emit_line(f"{new} = select i1 {same}, {self.typed(inst.new)}, {t} {self.ref(inst)}")
+        self.emit_line(f"store {t} {new}, ptr {pointer}, align {align}")
+
     def atomic_cmpxchg(self, inst: ins.AtomicCmpXchg) -> None:
         """cmpxchg takes integers only: a float exchange goes through its bit pattern."""
+        if _is_local(inst.pointer):
+            return self.local_cmpxchg(inst)
         t = inst.type
         as_int = f"i{t.size * 8}" if isinstance(t, ty.FloatType) else llvm_type(t)
         expected, new = (self._bits(inst.expected, as_int), self._bits(inst.new, as_int))
@@ -400,3 +436,7 @@ _HANDLERS = {
     ins.Return: FunctionEmitter.ret,
     ins.Unreachable: FunctionEmitter.unreachable,
 }
+
+
+def _is_local(pointer: Value) -> bool:
+    return isinstance(pointer.type, ty.PointerType) and pointer.type.address_space is ty.AddressSpace.LOCAL
