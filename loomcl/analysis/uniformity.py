@@ -21,6 +21,11 @@ without passing its immediate post-dominator P. Then
     whose exit is divergent leaves each work-item with the value of its own last iteration).
 Marking values VARYING can make more branches divergent, so shapes and divergence iterate to a
 joint fixed point. The analysis never changes the IR.
+
+`Uniformity(function, along_x=True)` gives the shapes along dimension 0 only: local_id(1) and
+local_id(2) are seeds of UNIFORM, as they are constant within one innermost (x) work-item loop. That
+tells how a memory access would vectorize across that loop; it is for cost models only, never for
+legality (a barrier needs uniformity over the whole group).
 """
 from __future__ import annotations
 
@@ -77,8 +82,9 @@ Op = ins.BinaryOpcode
 class Uniformity:
     """`shape(v)`, `is_uniform(v)`, `is_divergent(block)` (its terminator branches divergently)."""
 
-    def __init__(self, function: Function) -> None:
+    def __init__(self, function: Function, along_x: bool = False) -> None:
         self.function = function
+        self.along_x = along_x
         self.order = reverse_post_order(function.entry, lambda b: b.successors)
         self.postdom = PostDominatorTree(function)
         self.shapes: dict[Value, Shape] = {}
@@ -171,7 +177,7 @@ class Uniformity:
     def _transfer(self, i: ins.Instruction) -> Shape:  # a flat dispatch
         if isinstance(i, ins.WorkItemQuery):
             if i.query is ins.Query.LOCAL_ID:
-                return consecutive(1) if i.dim == 0 else VARYING
+                return consecutive(1) if i.dim == 0 else UNIFORM if self.along_x else VARYING
             return UNIFORM
         if isinstance(i, ins.Phi):
             shape = BOTTOM

@@ -53,7 +53,7 @@ whose selected loops hold `barrier 0` at the places above; returns the number of
 from __future__ import annotations
 
 from ..analysis.loops import Loop, LoopInfo
-from ..analysis.uniformity import Uniformity
+from ..analysis.uniformity import Kind, Uniformity
 from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Function
@@ -120,6 +120,8 @@ def constant_trip_count(loop: Loop, local_size, limit: int) -> int | None:
         bound, var, flip = _constant(lhs, local_size), rhs, True
     if bound is None:
         return None
+    if isinstance(var, ins.Cast) and var.opcode in (ins.CastOpcode.SEXT, ins.CastOpcode.ZEXT, ins.CastOpcode.TRUNC):
+        var = var.value  # `(size_t)j < get_local_size(0)`
     offset = 0  # the compare may test i + C2 (a rotated loop)
     if isinstance(var, ins.BinaryOp) and var.opcode is ins.BinaryOpcode.ADD and isinstance(var.rhs, Constant):
         offset, var = var.rhs.signed_value, var.lhs
@@ -153,13 +155,26 @@ def constant_trip_count(loop: Loop, local_size, limit: int) -> int | None:
     return None
 
 
-def profitable(loop: Loop, loops: LoopInfo, uniformity: Uniformity, local_size) -> bool:
+def _vectorizes_across_x(inst: ins.Instruction, along_x: Uniformity) -> bool:
+    """Whether a memory access is uniform or unit-stride along the x work-item loop."""
+    if isinstance(inst, (ins.Load, ins.Store)):
+        pointer = inst.pointer
+        size = (inst.type if isinstance(inst, ins.Load) else inst.value.type).size
+        shape = along_x.shape(pointer)
+        return shape.is_uniform or (shape.kind is Kind.CONSECUTIVE and abs(shape.stride) == size)
+    return not isinstance(inst, (ins.AtomicRMW, ins.AtomicCmpXchg))
+
+
+def profitable(loop: Loop, loops: LoopInfo, uniformity: Uniformity, along_x: Uniformity, local_size) -> bool:
     if any(other.parent is loop for other in loops.loops):
         return False  # innermost loops only
     if constant_trip_count(loop, local_size, MAX_UNROLLED_TRIPS) is not None:
         return False
+    insts = [i for b in loop.blocks for i in b.instructions]
+    if not all(_vectorizes_across_x(i, along_x) for i in insts):
+        return False  # a gather across work-items (sgemvRow's row-major a[j]): the original order streams
     return any(not i.is_terminator and not isinstance(i, (ins.Store, ins.Fence)) and not uniformity.is_uniform(i)
-               for b in loop.blocks for i in b.instructions)
+               for i in insts)
 
 
 def _latch_barrier_index(block, uniformity: Uniformity) -> int:
@@ -184,9 +199,10 @@ def add_barriers(loop: Loop, uniformity: Uniformity) -> None:
 
 def candidates(function: Function, local_size, uniformity: Uniformity | None = None) -> list[Loop]:
     uniformity = uniformity or Uniformity(function)
+    along_x = Uniformity(function, along_x=True)
     loops = LoopInfo(function)
     return [loop for loop in loops.loops
-            if legal(loop, uniformity) and profitable(loop, loops, uniformity, local_size)]
+            if legal(loop, uniformity) and profitable(loop, loops, uniformity, along_x, local_size)]
 
 
 def run(function: Function, local_size=(2, 1, 1)) -> int:
