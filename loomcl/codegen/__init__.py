@@ -72,7 +72,7 @@ def compile_work_group(function: Function, params: Params = None,
             if options.use_cache:
                 cache.store(key, data)
         address = jit.load_object(data, module.entry_symbol, options.opt_level)
-        compiled = WorkGroupFunction(address, module.local_size, module.static_local_bytes)
+        compiled = WorkGroupFunction(address, module.local_size, module.static_local_bytes, module.private_bytes)
         _COMPILED[key] = compiled
         return compiled
 

@@ -24,7 +24,9 @@ Argument slots: one 64-bit slot per kernel parameter, in order:
   * anything larger (vectors, structs): the address of a host copy of the value.
 
 local_arena is owned by one worker thread and reused across the groups it runs; it holds at least
-static_local_bytes + the local arguments, and is LOCAL_ALIGN-aligned.
+static_local_bytes + the local arguments, and is LOCAL_ALIGN-aligned. The first static_local_bytes
+hold the kernel's __local variables and then its large private storage (context arrays bigger than
+PRIVATE_ARENA_THRESHOLD, `private_bytes` of them): per work-group, they would overflow a thread's stack.
 """
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 LOCAL_ALIGN = 128
+PRIVATE_ARENA_THRESHOLD = 4096  # private allocations at least this big live in the arena, not on the stack
 MAX_DIMS = 3
 
 
@@ -97,4 +100,5 @@ class WorkGroupFunction:
 
     address: int  # native address of `entry`
     local_size: tuple[int, int, int]
-    static_local_bytes: int  # bytes of kernel-scope __local variables at the start of the arena
+    static_local_bytes: int  # bytes at the start of the arena: __local variables, then large private storage
+    private_bytes: int = 0  # the part of static_local_bytes that is private storage, not __local memory

@@ -9,15 +9,18 @@ into y and z (two compares and selects per group, no division), and calls the bo
 launch loads and parameter decoding are hoisted out of the group loop.
 
 `__local` variables get byte offsets in the arena, each aligned to min(LOCAL_ALIGN, max(its alignment,
-64)); the runtime places local-pointer arguments after `static_local_bytes`.
+64)), then private allocations of PRIVATE_ARENA_THRESHOLD bytes or more (the context arrays of
+private arrays: L copies would overflow a worker's stack); the runtime places local-pointer
+arguments after `static_local_bytes`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Function
-from .abi import LAUNCH_FIELDS, LOCAL_ALIGN, KernelSignature, ParamKind
+from .abi import LAUNCH_FIELDS, LOCAL_ALIGN, PRIVATE_ARENA_THRESHOLD, KernelSignature, ParamKind
 from .errors import CodegenError
 from .llvm_emitter import BodyEnvironment, FunctionEmitter, callee_symbol
 from .llvm_module import LAUNCH_TYPE, ModuleText, quote
@@ -38,6 +41,7 @@ class KernelModule:
     entry_symbol: str
     local_size: tuple[int, int, int]
     static_local_bytes: int
+    private_bytes: int
 
 
 def entry_symbol(function: Function) -> str:
@@ -49,15 +53,15 @@ def build_kernel_module(function: Function, params: KernelSignature | list[Param
     if function.local_size is None:
         raise CodegenError(f"@{function.name} is not in work-group form: its local_size is not set")
     kinds = param_kinds(function, params)
-    offsets, static_bytes = layout_locals(function)
+    offsets, private_offsets, static_bytes, private_bytes = layout_arena(function)
     module = ModuleText()
     module.types.append(f"{LAUNCH_TYPE} = type {{ {', '.join(_launch_field_types())} }}")
     body_symbol = f"loomcl_body_{function.name}"
-    _emit_body(function, module, options, offsets, body_symbol)
+    _emit_body(function, module, options, offsets, private_offsets, body_symbol)
     symbol = entry_symbol(function)
     module.functions.append(_entry_text(function, kinds, symbol, body_symbol))
     text = module.text(triple, datalayout) + "\n".join(_ATTRIBUTES) + "\n"
-    return KernelModule(text, symbol, tuple(function.local_size), static_bytes)
+    return KernelModule(text, symbol, tuple(function.local_size), static_bytes, private_bytes)
 
 
 def _launch_field_types() -> list[str]:
@@ -90,22 +94,34 @@ def _kind_of(t: ty.Type) -> ParamKind:
     return ParamKind.BY_VALUE
 
 
-def layout_locals(function: Function) -> tuple[dict, int]:
-    offsets, end = {}, 0
-    for gv in function.local_variables:
-        align = min(LOCAL_ALIGN, max(gv.value_type.alignment, 64))
+def _place(items, end: int) -> tuple[dict, int]:
+    """Byte offsets for (key, type) items from `end` on, each aligned to min(LOCAL_ALIGN, max(its
+    alignment, 64)), and the end rounded up to LOCAL_ALIGN."""
+    offsets = {}
+    for key, t in items:
+        align = min(LOCAL_ALIGN, max(t.alignment, 64))
         end = -(-end // align) * align
-        offsets[gv] = end
-        end += gv.value_type.size
+        offsets[key] = end
+        end += t.size
     return offsets, -(-end // LOCAL_ALIGN) * LOCAL_ALIGN
+
+
+def layout_arena(function: Function) -> tuple[dict, dict, int, int]:
+    """Arena offsets of the __local variables and then of the large private allocations (abi.py):
+    (local offsets, private offsets, static bytes in all, of which private)."""
+    local_offsets, local_end = _place(((gv, gv.value_type) for gv in function.local_variables), 0)
+    large = [(inst, inst.allocated_type) for inst in function.instructions()
+             if isinstance(inst, ins.Alloca) and inst.allocated_type.size >= PRIVATE_ARENA_THRESHOLD]
+    private_offsets, end = _place(large, local_end)
+    return local_offsets, private_offsets, end, end - local_end
 
 
 # -- the body and its callees -----------------------------------------------------------------------
 
 
 def _emit_body(function: Function, module: ModuleText, options: CodegenOptions, offsets: dict,
-               symbol: str) -> None:
-    env = BodyEnvironment(local_offsets=offsets)
+               private_offsets: dict, symbol: str) -> None:
+    env = BodyEnvironment(local_offsets=offsets, private_offsets=private_offsets)
     emitter = FunctionEmitter(function, module, options, env)
     extra = ("i64 %group.x", "i64 %group.y", "i64 %group.z", "ptr noalias %launch", "ptr noalias %arena")
     emitter.emit(symbol, extra_params=extra)

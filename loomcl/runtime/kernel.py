@@ -29,6 +29,7 @@ from .pool import get_pool
 ROUTINE = ndrange.ROUTINE
 MAX_CACHED_PLANS = 64
 INT_MAX = 2**31 - 1
+MAX_PRIVATE_BYTES = 1 << 30  # per work-group and worker thread
 _NDRANGE = command_type.NDRANGE_KERNEL
 _QUALIFIER = {
     ParamKind.GLOBAL_POINTER: kernel_arg_address_qualifier.GLOBAL,
@@ -110,8 +111,8 @@ class Kernel:
         pool = get_pool()
         for batch in plan.batches:
             arena = args.place_locals(batch.static_local_bytes) if args.local_indices else batch.static_local_bytes
-            if arena > self._local_limit:
-                self._too_much_local(arena)
+            if arena - batch.private_bytes > self._local_limit or batch.private_bytes > MAX_PRIVATE_BYTES:
+                self._too_much_memory(arena - batch.private_bytes, batch.private_bytes)
             pool.run(batch.request_pointer, batch.total_groups, arena)
         if profiling:
             end = now_ns()
@@ -176,13 +177,13 @@ class Kernel:
             self._functions[key] = function
         return function
 
-    def _too_much_local(self, arena: int) -> None:
-        raise errors.MemoryError(
-            ROUTINE,
-            status_code.OUT_OF_RESOURCES,
-            f"kernel '{self.function_name}' needs {arena} bytes of local memory per work-group; "
-            f"the device has {self._local_limit}",
-        )
+    def _too_much_memory(self, local: int, private: int) -> None:
+        if private > MAX_PRIVATE_BYTES:
+            need = f"{private} bytes of private memory per work-group (the work-items' private arrays)"
+            have = f"the limit is {MAX_PRIVATE_BYTES}; use a smaller local size"
+        else:
+            need, have = f"{local} bytes of local memory per work-group", f"the device has {self._local_limit}"
+        raise errors.MemoryError(ROUTINE, status_code.OUT_OF_RESOURCES, f"kernel '{self.function_name}' needs {need}; {have}")
 
     def get_info(self, param: int):
         return getattr(self, info_attribute(kernel_info, param, "clGetKernelInfo"))

@@ -18,7 +18,8 @@ from .pool_native import LaunchRequest, RegionDesc
 class RegionBatch:
     """Regions that run in one native call: their descriptors and the flat group count."""
 
-    __slots__ = ("descs", "count", "total_groups", "static_local_bytes", "request", "request_pointer", "_infos")
+    __slots__ = ("descs", "count", "total_groups", "static_local_bytes", "private_bytes", "request",
+                 "request_pointer", "_infos")
 
     def __init__(self, entries: list, static_local_bytes: int) -> None:
         self.count = len(entries)
@@ -35,6 +36,7 @@ class RegionBatch:
             first += groups
         self.total_groups = first
         self.static_local_bytes = static_local_bytes
+        self.private_bytes = max(function.private_bytes for function, *_ in entries)
         self.request = LaunchRequest(ctypes.addressof(self.descs), self.count, first)
         self.request_pointer = ctypes.c_void_p(ctypes.addressof(self.request))
 
