@@ -18,7 +18,9 @@ Pattern, on a work-item loop of `function.parallel_loops` (the innermost, x, loo
 Then the counter runs over [lo, hi) computed before the loop (clamped to [0, L]), the loop is
 skipped when the range is empty, and the guard becomes a jump to the active side.
 
-The compared id may also be the counter plus loop-invariant terms, `group_id * L + lid + offset`:
+The compared id may also be the counter plus loop-invariant id terms, `group_id * L + lid + offset`
+(only work-item queries and the group base, which are never negative; `lid + k` with an arbitrary
+`k` is left alone):
 the global id, as in `if (get_global_id(0) < n)` or `int i = get_global_id(0); if (i < n)` (a
 `trunc` marked no_wrap by narrow-work-item-ids). Then the bound is shifted by the invariant base
 `B` before clamping; the base is non-negative and `B + id` cannot wrap, so the shift is exact when
@@ -36,6 +38,7 @@ from ..ir.builder import Builder
 from ..ir.function import Block, Function, ParallelLoop
 from ..ir.values import Constant, Value
 from .canonicalize_barriers import split_edge
+from .narrow_work_item_ids import within_global_range
 
 P = ins.Predicate
 _SWAPPED = {P.SLT: P.SGT, P.SGT: P.SLT, P.SLE: P.SGE, P.SGE: P.SLE, P.ULT: P.UGT, P.UGT: P.ULT,
@@ -75,7 +78,7 @@ def _counter_plus(value: Value, counter: ins.Phi, loop: ParallelLoop) -> list[Va
         return None
     for inner, other in ((value.lhs, value.rhs), (value.rhs, value.lhs)):
         terms = _counter_plus(inner, counter, loop)
-        if terms is not None and _hoistable(other, loop):
+        if terms is not None and within_global_range(other) and _hoistable(other, loop):
             return terms + [other]
     return None
 

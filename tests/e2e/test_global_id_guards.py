@@ -68,3 +68,24 @@ def test_guard_on_global_id_is_folded_when_ids_fit_in_int(kernel):
     if kernel != "below_unsigned":  # without the promise, (int) of a global id is not exact
         plain = print_function(built.work_group_ir(kernel, (64, 1, 1), ids_fit_int=False))
         assert "guard.shifted" not in plain and "trunc nuw nsw" not in plain
+
+
+SHIFTED = """
+__kernel void shifted(__global int *out, long k, long n)
+{
+    if ((long)get_local_id(0) + k < n)
+        out[get_global_id(0)] = 1;
+}
+"""
+
+
+@pytest.mark.parametrize("k", [-10, 0, 7])
+@pytest.mark.parametrize("n", [-5, 3, 40])
+def test_guard_on_local_id_plus_an_arbitrary_term(ctx, queue, k, n):
+    prg = cl.Program(ctx, SHIFTED).build()
+    out = np.zeros(128, np.int32)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=out)
+    prg.shifted(queue, (128,), (64,), buf, np.int64(k), np.int64(n))
+    cl.enqueue_copy(queue, out, buf)
+    lid = np.arange(128) % 64
+    np.testing.assert_array_equal(out, (lid + k < n).astype(np.int32))
