@@ -4,28 +4,14 @@ from __future__ import annotations
 import pytest
 
 from loomcl.cli import main
+from loomcl.demo import SOURCE  # vadd, the barrier reduction, tiled matmul
 
-REDUCE = r"""
-__kernel void reduce(__global const float *in, __global float *partial, __local float *tmp)
-{
-    size_t lid = get_local_id(0);
-    tmp[lid] = in[get_global_id(0)];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (size_t s = get_local_size(0) / 2; s > 0; s >>= 1) {
-        if (lid < s)
-            tmp[lid] += tmp[lid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid == 0)
-        partial[get_group_id(0)] = tmp[0];
-}
-"""
 
 
 @pytest.fixture
 def kernel_file(tmp_path):
     path = tmp_path / "reduce.cl"
-    path.write_text(REDUCE)
+    path.write_text(SOURCE)
     return str(path)
 
 
@@ -43,12 +29,12 @@ def test_info_names_the_device(capsys):
     ("asm", "loomcl_wg_reduce:"),
 ])
 def test_build_emits_each_stage(kernel_file, capsys, emit, expected):
-    assert main(["build", kernel_file, "--emit", emit, "--local-size", "64"]) == 0
+    assert main(["build", kernel_file, "--emit", emit, "--kernel", "reduce", "--local-size", "64"]) == 0
     assert expected in capsys.readouterr().out
 
 
 def test_work_group_form_of_the_reduction_is_structured(kernel_file, capsys):
-    assert main(["build", kernel_file, "--emit", "wg", "--local-size", "256"]) == 0
+    assert main(["build", kernel_file, "--emit", "wg", "--kernel", "reduce", "--local-size", "256"]) == 0
     out = capsys.readouterr().out
     assert "barrier" not in out and "local_id" not in out
     assert "math.umin i64 %s, i64 256" in out  # `if (lid < s)` became the loop bound min(s, 256)
@@ -69,4 +55,4 @@ def test_build_defines_and_unknown_kernel(kernel_file, tmp_path, capsys):
     assert main(["build", str(source), "-D", "VALUE=42", "--emit", "ir"]) == 0
     assert "store i32 42" in capsys.readouterr().out
     assert main(["build", kernel_file, "--kernel", "nope"]) == 1
-    assert "no kernel named 'nope' (kernels: reduce)" in capsys.readouterr().err
+    assert "no kernel named 'nope' (kernels: vadd, reduce, matmul)" in capsys.readouterr().err
