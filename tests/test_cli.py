@@ -7,7 +7,6 @@ from loomcl.cli import main
 from loomcl.demo import SOURCE  # vadd, the barrier reduction, tiled matmul
 
 
-
 @pytest.fixture
 def kernel_file(tmp_path):
     path = tmp_path / "reduce.cl"
