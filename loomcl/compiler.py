@@ -11,6 +11,7 @@ benchmark can show what each technique is worth.
 """
 from __future__ import annotations
 
+import sys
 import threading
 from dataclasses import dataclass, field
 
@@ -129,6 +130,10 @@ class CompiledProgram:
 
 def build(source: str, options: str = "", filename: str = "<kernel>") -> CompiledProgram:
     """Front half of the compiler; raises frontend.CompileError / frontend.OptionError."""
+    return on_deep_stack(lambda: _build(source, options, filename))
+
+
+def _build(source: str, options: str, filename: str) -> CompiledProgram:
     from .lower import lower_program
 
     compiler_options, rest = CompilerOptions.split(options or "")
@@ -137,3 +142,48 @@ def build(source: str, options: str = "", filename: str = "<kernel>") -> Compile
     module = lower_program(unit)
     kernels = {decl.name: kernel_signature(decl) for decl in unit.kernels}
     return CompiledProgram(module, kernels, compiler_options)
+
+
+DEEP_STACK_BYTES = 512 << 20  # virtual; pages are touched only as deep as the recursion goes
+DEEP_RECURSION_LIMIT = 200_000
+
+
+def on_deep_stack(work):
+    """Run `work()` on a thread with a large stack and recursion limit. The front-end recurses
+    over the syntax tree, and generated kernels (unrolled sums of thousands of terms, deeply
+    nested parentheses) go deeper than Python's default limit allows; past even this limit the
+    build fails with a diagnostic instead of a RecursionError."""
+    outcome = {}
+
+    def run():
+        try:
+            outcome["value"] = work()
+        except RecursionError:
+            outcome["error"] = frontend.CompileError([_too_deep()])
+        except BaseException as exc:  # noqa: BLE001 - re-raised on the caller's thread
+            outcome["error"] = exc
+
+    with _DEEP_LOCK:
+        old_stack, old_limit = threading.stack_size(DEEP_STACK_BYTES), sys.getrecursionlimit()
+        try:
+            sys.setrecursionlimit(max(old_limit, DEEP_RECURSION_LIMIT))
+            worker = threading.Thread(target=run, name="loomcl-build")
+            worker.start()
+            worker.join()
+        finally:
+            threading.stack_size(old_stack)
+            sys.setrecursionlimit(old_limit)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+_DEEP_LOCK = threading.Lock()
+
+
+def _too_deep():
+    from .frontend.diagnostics import Diagnostic, Severity
+    from .frontend.source import Location
+
+    return Diagnostic(Severity.ERROR, Location(None, 0, 0),
+                      "program nested too deeply to compile (expressions or statements); split it up")

@@ -168,3 +168,17 @@ def test_kernel_usable_after_argument_error(ctx, prg, queue):
     prg.k(queue, (8,), None, b, np.uint8(250), np.float32(4.9))
     cl.enqueue_copy(queue, out, b)
     np.testing.assert_array_equal(out, 254)
+
+
+def test_deeply_nested_source_builds_or_fails_cleanly(ctx, queue):
+    """Generated kernels nest deep (a sum of thousands of terms): the build must not die of Python's
+    recursion limit."""
+    terms = "+".join(["x"] * 3000)
+    parens = "(" * 400 + "x" + ")" * 400
+    src = f"kernel void k(global int *a) {{ int x = a[0]; a[0] = {terms}; a[1] = {parens}; }}"
+    prg = cl.Program(ctx, src).build()
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=np.array([2, 0], np.int32))
+    prg.k(queue, (1,), (1,), buf)
+    out = np.empty(2, np.int32)
+    cl.enqueue_copy(queue, out, buf)
+    assert list(out) == [6000, 2]
