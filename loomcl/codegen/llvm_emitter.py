@@ -215,7 +215,30 @@ class FunctionEmitter:
     # -- arithmetic -------------------------------------------------------------------------------------
 
     def binary(self, inst: ins.BinaryOp) -> None:
-        self.emit_line(f"{self.ref(inst)} = {inst.opcode.value} {self.typed(inst.lhs)}, {self.ref(inst.rhs)}")
+        rhs = self.safe_divisor(inst) if inst.opcode in _INTEGER_DIVISIONS else self.ref(inst.rhs)
+        self.emit_line(f"{self.ref(inst)} = {inst.opcode.value} {self.typed(inst.lhs)}, {rhs}")
+
+    def safe_divisor(self, inst: ins.BinaryOp) -> str:
+        """OpenCL leaves integer division by zero (and INT_MIN / -1) undefined but not trapping; x86's
+        idiv traps and would kill the user's Python process. Such a divisor becomes 1 (any result is
+        allowed), at the cost of a compare and select; other constant divisors need nothing."""
+        d, signed = inst.rhs, inst.opcode in (ins.BinaryOpcode.SDIV, ins.BinaryOpcode.SREM)
+        if isinstance(d, Constant) and d.value != 0 and not (signed and d.signed_value == -1):
+            return self.ref(d)
+        t, flags = llvm_type(inst.type), _i1_like(inst.type)
+        bad, safe = self.temp("div.bad"), self.temp("div.safe")
+        self.emit_line(f"{bad} = icmp eq {t} {self.ref(d)}, {_splat(inst.type, 0)}")
+        if signed:
+            smallest = -(1 << (ty.scalar_of(inst.type).bits - 1))
+            is_min, is_minus_one, overflow = self.temp("div.min"), self.temp("div.m1"), self.temp("div.ovf")
+            self.emit_line(f"{is_min} = icmp eq {self.typed(inst.lhs)}, {_splat(inst.type, smallest)}")
+            self.emit_line(f"{is_minus_one} = icmp eq {t} {self.ref(d)}, {_splat(inst.type, -1)}")
+            self.emit_line(f"{overflow} = and {flags} {is_min}, {is_minus_one}")
+            merged = self.temp("div.bad")
+            self.emit_line(f"{merged} = or {flags} {bad}, {overflow}")
+            bad = merged
+        self.emit_line(f"{safe} = select {flags} {bad}, {t} {_splat(inst.type, 1)}, {t} {self.ref(d)}")
+        return safe
 
     def fneg(self, inst: ins.FNeg) -> None:
         self.emit_line(f"{self.ref(inst)} = fneg {self.typed(inst.value)}")
@@ -444,3 +467,15 @@ _HANDLERS = {
 
 def _is_local(pointer: Value) -> bool:
     return isinstance(pointer.type, ty.PointerType) and pointer.type.address_space is ty.AddressSpace.LOCAL
+
+
+_INTEGER_DIVISIONS = {ins.BinaryOpcode.SDIV, ins.BinaryOpcode.UDIV, ins.BinaryOpcode.SREM, ins.BinaryOpcode.UREM}
+
+
+def _i1_like(t: ty.Type) -> str:
+    return f"<{t.count} x i1>" if isinstance(t, ty.VectorType) else "i1"
+
+
+def _splat(t: ty.Type, value: int) -> str:
+    """An integer constant of type t (every lane of a vector)."""
+    return f"splat ({llvm_type(t.element)} {value})" if isinstance(t, ty.VectorType) else str(value)

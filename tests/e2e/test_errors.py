@@ -182,3 +182,24 @@ def test_deeply_nested_source_builds_or_fails_cleanly(ctx, queue):
     out = np.empty(2, np.int32)
     cl.enqueue_copy(queue, out, buf)
     assert list(out) == [6000, 2]
+
+
+def test_integer_division_by_zero_does_not_kill_the_process(ctx, queue):
+    """OpenCL leaves x / 0 and INT_MIN / -1 undefined, not trapping; x86's idiv would raise SIGFPE."""
+    src = """kernel void k(global int *a, global uint *u, int d, uint e) {
+        int i = get_global_id(0);
+        a[i] = a[i] / d + a[i] % (d + i) + (-2147483647 - 1) / (d - 1) + 100 / (i + 1);
+        u[i] = u[i] / e + u[i] % (e + i);
+    }"""
+    prg = cl.Program(ctx, src).build()
+    a = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=np.arange(8, dtype=np.int32))
+    u = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=np.arange(8, dtype=np.uint32))
+    prg.k(queue, (8,), (8,), a, u, np.int32(0), np.uint32(0))
+    queue.finish()
+    fresh = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=np.arange(8, dtype=np.int32))
+    prg.k(queue, (8,), (8,), fresh, u, np.int32(3), np.uint32(5))  # ordinary divisors still divide
+    out = np.empty(8, np.int32)
+    cl.enqueue_copy(queue, out, fresh)
+    i = np.arange(8)
+    expected = i // 3 + i % (3 + i) + (-(2**31) // 2) + 100 // (i + 1)  # non-negative: C and Python agree
+    np.testing.assert_array_equal(out, expected.astype(np.int32))
