@@ -1,45 +1,7 @@
 """loomcl: OpenCL kernels on CPUs, from Python; a drop-in for the common part of pyopencl."""
 from loomcl.errors import Error, LogicError, MemoryError, RuntimeError, status_code
-from loomcl.runtime import (
-    Buffer,
-    CommandQueue,
-    Context,
-    Device,
-    Event,
-    Kernel,
-    LocalMemory,
-    Platform,
-    Program,
-    build_status,
-    command_execution_status,
-    command_queue_info,
-    command_queue_properties,
-    command_type,
-    context_info,
-    create_some_context,
-    device_exec_capabilities,
-    device_fp_config,
-    device_info,
-    device_local_mem_type,
-    device_mem_cache_type,
-    device_type,
-    enqueue_barrier,
-    enqueue_copy,
-    enqueue_fill_buffer,
-    enqueue_marker,
-    enqueue_nd_range_kernel,
-    event_info,
-    get_platforms,
-    kernel_arg_address_qualifier,
-    kernel_arg_info,
-    kernel_info,
-    kernel_work_group_info,
-    mem_flags,
-    mem_info,
-    mem_object_type,
-    platform_info,
-    profiling_info,
-    program_build_info,
-    program_info,
-    wait_for_events,
-)
+from loomcl.runtime import *  # noqa: F401,F403 - pyopencl's classes, functions and enums (runtime.__all__)
+from loomcl.runtime import __all__ as _runtime_names
+
+__version__ = "0.1.0"
+__all__ = ["Error", "LogicError", "MemoryError", "RuntimeError", "status_code", *_runtime_names]

@@ -1,4 +1,6 @@
 """The OpenCL API objects (pyopencl's names), one class per module; `loomcl` re-exports them."""
+from types import ModuleType as _ModuleType
+
 from .buffer import Buffer
 from .command_queue import CommandQueue
 from .constants import (
@@ -35,3 +37,5 @@ from .local_memory import LocalMemory
 from .platform import Platform, get_platforms
 from .program import Program
 from .transfer import enqueue_barrier, enqueue_copy, enqueue_fill_buffer, enqueue_marker
+
+__all__ = [name for name, value in globals().items() if not name.startswith("_") and not isinstance(value, _ModuleType)]
