@@ -2,6 +2,6 @@
 from loomcl.errors import Error, LogicError, MemoryError, RuntimeError, status_code
 from loomcl.runtime import *  # noqa: F401,F403 - pyopencl's classes, functions and enums (runtime.__all__)
 from loomcl.runtime import __all__ as _runtime_names
+from loomcl.version import __version__
 
-__version__ = "0.1.0"
 __all__ = ["Error", "LogicError", "MemoryError", "RuntimeError", "status_code", *_runtime_names]

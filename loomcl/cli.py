@@ -104,7 +104,11 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["bench"]:  # the bench has its own argument parser
         return cmd_bench(argv[1:])
     args = parser().parse_args(argv)
-    return {"info": cmd_info, "build": cmd_build, "demo": cmd_demo}[args.command](args)
+    try:
+        return {"info": cmd_info, "build": cmd_build, "demo": cmd_demo}[args.command](args)
+    except BrokenPipeError:  # `loomcl build ... | head`: the reader has all it wanted
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

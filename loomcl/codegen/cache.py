@@ -11,26 +11,16 @@ builders and crashes never leave a torn object; a file that cannot be read or wr
 """
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 import tempfile
 from pathlib import Path
 
+from ..version import __version__
 from .options import CodegenOptions
 from .target import host_cpu, llvm_version
 
 CODEGEN_VERSION = "1"  # bump when target.py's pipeline changes the code for unchanged LLVM IR text
-
-
-@functools.cache
-def loomcl_version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("loomcl")
-    except Exception:  # not installed: running from a checkout
-        return "dev"
 
 
 def cache_directory() -> Path:
@@ -41,7 +31,7 @@ def cache_directory() -> Path:
 def cache_key(llvm_text: str, options: CodegenOptions) -> str:
     cpu, features = host_cpu()
     digest = hashlib.sha256()
-    for part in (CODEGEN_VERSION, loomcl_version(), llvm_version(), cpu, features, options.key(), llvm_text):
+    for part in (CODEGEN_VERSION, __version__, llvm_version(), cpu, features, options.key(), llvm_text):
         digest.update(part.encode())
         digest.update(b"\0")
     return digest.hexdigest()

@@ -6,6 +6,7 @@ local memory is an ordinary per-thread arena that can be large (1 MiB; sized to 
 """
 from __future__ import annotations
 
+from ..version import __version__ as VERSION
 from . import host_info
 from .constants import (
     command_queue_properties,
@@ -18,7 +19,6 @@ from .constants import (
     info_attribute,
 )
 
-VERSION = "0.1.0"
 MAX_WORK_GROUP_SIZE = 4096
 LOCAL_MEM_SIZE = 1 << 20
 EXTENSIONS = (
