@@ -17,6 +17,9 @@ The pipeline: emit LLVM IR text (entry.py, llvm_emitter.py) -> key the object ca
 -> on a miss parse, optimize at O3 with the vectorizers and emit an object file (target.py) -> load
 the object (jit.py). Compiled functions are also memoized per process. `stats` counts optimizer runs
 and cache hits, so tests (and curious users) can see whether a build reused cached code.
+
+The worker pool's native launch code (worker_pool.py, hand-written IR) is JIT-ed here too, through
+jit.compile_ir: all LLVM IR in loomcl is generated and compiled in this package, under target.LLVM_LOCK.
 """
 from __future__ import annotations
 

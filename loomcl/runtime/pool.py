@@ -1,9 +1,9 @@
 """The process-wide worker pool that runs the work-groups of every launch.
 
 One pool per process, started lazily on the first launch that is worth sharing: `threads - 1` daemon
-threads, each parked inside the JIT-ed `loomcl_pool_worker` (pool_native.py explains the protocol and
-why it is native). The calling thread always takes part, so `threads=1` runs everything on the caller,
-which is the debugging mode (`LOOMCL_THREADS=1`).
+threads, each parked inside the JIT-ed `loomcl_pool_worker` (codegen/worker_pool.py generates it and
+explains the protocol and why it is native). The calling thread always takes part, so `threads=1` runs
+everything on the caller, which is the debugging mode (`LOOMCL_THREADS=1`).
 
 Each participant owns a local-memory arena (pocl 4.7: reused across the groups it runs). Arenas are
 grown here, between launches, when a launch needs more than they hold; the native code only reads the
@@ -19,8 +19,7 @@ import threading
 import numpy as np
 
 from loomcl.codegen.abi import LOCAL_ALIGN
-
-from .pool_native import CHUNKS_PER_THREAD, MAX_CHUNK, NativePool
+from loomcl.codegen.worker_pool import CHUNKS_PER_THREAD, MAX_CHUNK, NativePool
 
 INITIAL_ARENA_BYTES = 64 * 1024
 
@@ -83,7 +82,7 @@ class WorkerPool:
         return max(1, min(MAX_CHUNK, groups // (self._threads * CHUNKS_PER_THREAD)))
 
     def run(self, request: ctypes.c_void_p, total_groups: int, arena_bytes: int) -> None:
-        """Run a launch (`request` points to a pool_native.LaunchRequest); returns when all its
+        """Run a launch (`request` points to a worker_pool.LaunchRequest); returns when all its
         groups are done. Threads start on the first launch with more than one group."""
         if arena_bytes > self._arena_bytes or self._workers_wanted and total_groups > 1:
             with self._lock:

@@ -110,3 +110,28 @@ def test_forked_child_gets_a_working_pool(ctx, queue, prg):
             os._exit(2)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_native_pool_is_jitted_by_codegen_and_runs_a_launch_alone():
+    """A fresh NativePool (as a forked child makes) compiles through codegen.jit and runs a launch
+    on the caller when no worker is allowed: an empty one, then one region of a few groups."""
+    import ctypes
+
+    from loomcl.codegen import jit, worker_pool
+
+    engines = len(jit._ENGINES)
+    native = worker_pool.NativePool()
+    assert len(jit._ENGINES) == engines + 1
+    arenas = (ctypes.c_void_p * 1)(None)
+    native.configure(0, 0, ctypes.addressof(arenas))
+    empty = worker_pool.LaunchRequest(None, 0, 0)
+    native.run(ctypes.addressof(empty))
+
+    seen = []
+    entry = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,
+                             ctypes.c_void_p)(lambda args, launch, begin, end, arena: seen.append((begin, end)))
+    region = worker_pool.RegionDesc(ctypes.cast(entry, ctypes.c_void_p).value, None, None, 0, 5)
+    request = worker_pool.LaunchRequest(ctypes.addressof(region), 1, 5)
+    native.run(ctypes.addressof(request))
+    assert sorted(seen) == [(group, group + 1) for group in range(5)]  # chunks of one group
+    native.configure(0, 1, ctypes.addressof(arenas))
