@@ -23,7 +23,7 @@ def test_info_names_the_device(capsys):
 @pytest.mark.parametrize("emit, expected", [
     ("ast", "kernel reduce("),
     ("ir", "barrier 1"),
-    ("wg", "work-item loop"),
+    ("wg", "work_item_loop x"),
     ("llvm", "x float>"),  # the work-item loops vectorized
     ("asm", "loomcl_wg_reduce:"),
 ])

@@ -5,7 +5,8 @@ What it guarantees of the output:
 
 * all allocas sit in an LLVM entry block of their own, ahead of the IR's entry block, so they are
   allocated once and the IR's entry block may have predecessors;
-* memory accesses in the blocks of a `ParallelLoop` carry that loop's `distinct` access group, and the
+* accesses to global, constant and local memory in the blocks of a `WorkItemLoop` carry that loop's
+  `distinct` access group (private memory is left to LLVM's own analysis), and the
   loop's latch branch carries `llvm.loop` with `parallel_accesses` and `mustprogress` (pocl 4.2;
   ../shared/LLVMLITE.md): LLVM vectorizes the work-item loop without proving the work-items
   independent. `vectorize.enable` is left out: across the benchmark's 31 kernels it changed no
@@ -47,6 +48,8 @@ _LOCAL_RMW = {
     ins.AtomicOpcode.OR: "or", ins.AtomicOpcode.XOR: "xor", ins.AtomicOpcode.SMIN: "@llvm.smin",
     ins.AtomicOpcode.SMAX: "@llvm.smax", ins.AtomicOpcode.UMIN: "@llvm.umin", ins.AtomicOpcode.UMAX: "@llvm.umax",
 }
+
+_RACE_FREE_SPACES = (ty.AddressSpace.GLOBAL, ty.AddressSpace.CONSTANT, ty.AddressSpace.LOCAL)
 
 _ATOMIC_OPS = {
     ins.AtomicOpcode.ADD: "add", ins.AtomicOpcode.SUB: "sub", ins.AtomicOpcode.XCHG: "xchg",
@@ -190,9 +193,9 @@ class FunctionEmitter:
         if not self.options.parallel_metadata:
             return
         groups_of: dict[Block, list[str]] = {}
-        for loop in self.function.parallel_loops:
+        for loop in self.function.work_item_loops:
             group = self.module.add_metadata("distinct !{}")
-            for block in {loop.header, loop.latch} | set(loop.blocks):
+            for block in loop.blocks:
                 groups_of.setdefault(block, []).append(group)
             parts = [self.module.add_metadata(f'!{{!"llvm.loop.parallel_accesses", {group}}}'),
                      self.module.add_metadata('!{!"llvm.loop.mustprogress"}')]
@@ -202,7 +205,14 @@ class FunctionEmitter:
                 self.module.add_metadata("!{" + ", ".join(groups) + "}")
 
     def access_group(self, inst: ins.Instruction) -> str:
+        """The access group of `inst`'s work-item loops. Only memory that OpenCL's race-freedom rule
+        covers is marked (global, constant, local; math calls read constant tables): private storage
+        (context arrays, uniform slots, private arrays) is ours, LLVM analyzes allocas exactly, and
+        marking it let LLVM 22's interleaved-access grouping mis-stride `pa[lid][lid & 3]`
+        (../shared/regressions/workgroup/fuzz_122 and others)."""
         group = self.access_groups.get(inst.block)
+        if group and isinstance(inst, (ins.Load, ins.Store)):
+            group = group if getattr(inst.pointer.type, "address_space", None) in _RACE_FREE_SPACES else None
         return f", !llvm.access.group {group}" if group else ""
 
     def emit_instruction(self, inst: ins.Instruction) -> None:

@@ -59,15 +59,75 @@ class Block:
         return f"<Block {self.name}>"
 
 
-@dataclass(eq=False)
-class ParallelLoop:
-    """A work-item loop made by work-group formation: its iterations are independent work-items,
-    so code generation marks its memory accesses with one access group and its latch branch with
-    `llvm.loop.parallel_accesses` (pocl 4.2), letting LLVM vectorize without alias checks."""
+DIMENSION_NAMES = "xyz"
 
+
+@dataclass(eq=False)
+class WorkItemLoop:
+    """A loop over the work-items of one dimension of a work-group: the structure of the work-group
+    form (transforms/__init__.py). Its iterations are independent work-items, so code generation
+    marks its memory accesses with one access group and its latch branch with
+    `llvm.loop.parallel_accesses` (pocl 4.2), letting LLVM vectorize without alias checks.
+
+    Only the header, the latch and the counter are stored; everything else is read from the CFG
+    when asked, so no pass can leave it stale. The shape, which `work_group_verifier` checks:
+
+        header:  %counter = phi i64 [lower, preheader], [%next, latch]   ; the only way in
+                 ...the region, possibly in more blocks, all reaching the latch...
+        latch:   (phis: where the work-items go next)
+                 %next = add %counter, i64 1
+                 %more = cmp ult %next, upper
+                 branch %more, header, exit
+
+    The latch holds nothing else: code that must run for every work-item never sits in it, so a
+    path that jumps to the latch skips exactly the rest of one work-item's region."""
+
+    dim: int
     header: Block
     latch: Block
-    blocks: set[Block] = field(default_factory=set)
+    counter: Phi
+
+    @property
+    def name(self) -> str:
+        return DIMENSION_NAMES[self.dim]
+
+    @property
+    def blocks(self) -> set[Block]:
+        """The natural loop of the latch's back edge."""
+        preds = self.header.function.predecessors()
+        blocks, stack = {self.header, self.latch}, [self.latch]
+        while stack:
+            for pred in preds[stack.pop()]:
+                if pred not in blocks:
+                    blocks.add(pred)
+                    stack.append(pred)
+        return blocks
+
+    @property
+    def preheader(self) -> Block:
+        return next(b for b in self.counter.incoming_blocks if b is not self.latch)
+
+    @property
+    def lower(self):
+        return self.counter.value_for(self.preheader)
+
+    @property
+    def latch_compare(self) -> Instruction:
+        return self.latch.terminator.condition
+
+    @property
+    def upper(self):
+        return self.latch_compare.rhs
+
+    @property
+    def exit(self) -> Block:
+        return next(s for s in self.latch.successors if s is not self.header)
+
+    def set_bounds(self, lower, upper) -> None:
+        """Run the counter over [lower, upper) instead (both defined before the loop; the caller
+        makes sure the loop is not entered when the range is empty: loops are bottom-tested)."""
+        self.counter.set_operand(self.counter.incoming_blocks.index(self.preheader), lower)
+        self.latch_compare.set_operand(1, upper)
 
 
 @dataclass(frozen=True)
@@ -86,7 +146,7 @@ class Function:
         self.attributes = KernelAttributes()
         self.blocks: list[Block] = []
         self.local_variables: list[GlobalVariable] = []  # kernel-scope __local storage
-        self.parallel_loops: list[ParallelLoop] = []
+        self.work_item_loops: list[WorkItemLoop] = []  # the work-group form's loops, outer first
         self.local_size: tuple[int, int, int] | None = None  # set once specialized to a work-group
 
     @property
@@ -117,6 +177,12 @@ class Function:
                 if block not in preds[succ]:
                     preds[succ].append(block)
         return preds
+
+    def innermost_loops(self) -> list[WorkItemLoop]:
+        """The work-item loops that contain no other: each nest's x-most loop."""
+        headers = {loop.header for loop in self.work_item_loops}
+        return [loop for loop in self.work_item_loops
+                if not any(h in loop.blocks for h in headers if h is not loop.header)]
 
     def instructions(self):
         for block in self.blocks:

@@ -95,11 +95,13 @@ class FunctionPrinter:
             attrs += " local_size(%d, %d, %d)" % f.local_size
         lines = [f"{head} @{f.name}({params}){attrs} {{"]
         lines += [f"  local @{v.name} : {v.value_type}" for v in f.local_variables]
-        loop_headers = {loop.header: loop for loop in f.parallel_loops}
+        loop_headers = {loop.header: loop for loop in f.work_item_loops}
         for block in f.blocks:
             note = ""
             if block in loop_headers:
-                note = f"  ; work-item loop, latch {self.label(loop_headers[block].latch)}"
+                loop = loop_headers[block]
+                note = (f"  work_item_loop {loop.name}, counter {self.operand(loop.counter)}, "
+                        f"latch {self.label(loop.latch)}")
             lines.append(f"{self.label(block)}:{note}")
             lines += ["  " + self.instruction(inst) for inst in block.instructions]
         lines.append("}")

@@ -12,8 +12,8 @@ dependence graph in valid SSA; their incoming values are filled in last. `call` 
 functions defined later in the module, so all function headers are read before any body.
 
 Names are kept exactly as printed (`%x.1` becomes a value named `x.1`), which makes
-`print(read(print(f))) == print(f)`. Work-item loops (`; work-item loop, latch L` after a header
-label) come back as `ParallelLoop`s whose blocks are the natural loop of the latch's back edge.
+`print(read(print(f))) == print(f)`. Work-item loops (`work_item_loop x, counter %c, latch L` after a
+header label) come back as `WorkItemLoop`s.
 Struct types are not printed with their fields, so a text with `%struct` types needs them passed in.
 """
 from __future__ import annotations
@@ -22,7 +22,7 @@ import re
 
 from . import instructions as ins
 from . import types as ty
-from .function import Block, Function, ParallelLoop, Module
+from .function import DIMENSION_NAMES, Block, Function, Module, WorkItemLoop
 from .values import Constant, GlobalVariable, Undef, Value, VectorConstant
 
 _TOKEN = re.compile(r"""
@@ -140,7 +140,7 @@ class _FunctionReader:
         self.building: set[str] = set()
         self.order: list[tuple[Block, str | None, _Cursor]] = []
         self.phi_lines: list[tuple[ins.Phi, _Cursor]] = []
-        self.loop_notes: list[tuple[Block, str]] = []
+        self.loop_notes: list[tuple[Block, str, str, str]] = []  # header, dimension, counter, latch
 
     # -- first pass: blocks and pending lines -------------------------------------------------
 
@@ -155,7 +155,7 @@ class _FunctionReader:
             stripped = line.strip()
             if stripped.startswith("local "):
                 self.read_local(stripped)
-            elif stripped.endswith(":") or re.match(r"^[\w.\-]+:\s*;", stripped):
+            elif stripped.endswith(":") or re.match(r"^[\w.\-]+:\s*(;|work_item_loop )", stripped):
                 current = self.read_label(stripped)
             elif stripped:
                 self.read_instruction_line(stripped, current)
@@ -180,9 +180,11 @@ class _FunctionReader:
             raise ReadError(f"block {label!r} defined twice")
         block.function = self.function
         self.function.blocks.append(block)
-        m = re.search(r"latch (\S+)", note)
+        m = re.fullmatch(r"\s*work_item_loop ([xyz]), counter %(\S+), latch (\S+)\s*", note)
         if m:
-            self.loop_notes.append((block, m.group(1)))
+            self.loop_notes.append((block, *m.groups()))
+        elif note.strip() and not note.strip().startswith(";"):
+            raise ReadError(f"unexpected text after label {label.strip()!r}: {note.strip()!r}")
         return block
 
     def read_instruction_line(self, line: str, block: Block | None) -> None:
@@ -271,12 +273,12 @@ class _FunctionReader:
                 c.accept(",")
 
     def make_loops(self) -> None:
-        from ..analysis.loops import natural_loop_blocks
-
-        for header, latch_label in self.loop_notes:
-            latch = self.blocks[latch_label]
-            loop = ParallelLoop(header, latch, natural_loop_blocks(header, [latch]))
-            self.function.parallel_loops.append(loop)
+        for header, dim, counter, latch in self.loop_notes:
+            phi = self.values.get(counter)
+            if not isinstance(phi, ins.Phi):
+                raise ReadError(f"work-item loop at {header.name}: counter %{counter} is not a phi")
+            loop = WorkItemLoop(DIMENSION_NAMES.index(dim), header, self.blocks[latch], phi)
+            self.function.work_item_loops.append(loop)
 
     def instruction(self, c: _Cursor, name: str) -> ins.Instruction:  # a flat dispatch
         op = c.next()

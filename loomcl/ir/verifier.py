@@ -10,6 +10,7 @@ from . import types as ty
 from .function import Function, Module
 from .printer import FunctionPrinter
 from .values import Argument, GlobalVariable
+from .work_group_verifier import work_group_errors
 
 
 class VerificationError(Exception):
@@ -45,7 +46,8 @@ class _Verifier:
                 self.check_types(inst)
             for phi in block.phis:
                 self.check_phi(phi)
-        self.check_parallel_loops()
+        if f.local_size is not None and not self.errors:
+            self.errors += work_group_errors(f)
         return self.errors
 
     def check_structure(self) -> None:
@@ -121,13 +123,6 @@ class _Verifier:
         elif isinstance(i, ins.Call):
             if [a.type for a in i.args] != [p.type for p in i.callee.params]:
                 self.fail(i, f"argument types do not match @{i.callee.name}'s parameters")
-
-    def check_parallel_loops(self) -> None:
-        for loop in self.function.parallel_loops:
-            if loop.header not in loop.blocks or loop.latch not in loop.blocks:
-                self.fail(loop.header.name, "work-item loop does not contain its header and latch")
-            if loop.header not in loop.latch.successors:
-                self.fail(loop.latch.name, "work-item loop latch does not branch to its header")
 
 
 def verify_function(function: Function) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ctypes
 
 from .ndrange import launch_info, split_regions
-from .pool_native import LaunchRequest, RegionDesc
+from ..codegen.worker_pool import LaunchRequest, RegionDesc
 
 
 class RegionBatch:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 
 from ..ir import instructions as ins
-from ..ir.function import Block, Function, Module, ParallelLoop
+from ..ir.function import Block, Function, Module, WorkItemLoop
 from ..ir.values import GlobalVariable, Value
 
 
@@ -78,9 +78,9 @@ def clone_function(function: Function, name: str | None = None, values: dict | N
         values[var] = copy_var
         new.local_variables.append(copy_var)
     block_map = clone_blocks(function.blocks, new, values)
-    for loop in function.parallel_loops:
-        new.parallel_loops.append(ParallelLoop(block_map[loop.header], block_map[loop.latch],
-                                               {block_map[b] for b in loop.blocks}))
+    for loop in function.work_item_loops:
+        new.work_item_loops.append(WorkItemLoop(loop.dim, block_map[loop.header], block_map[loop.latch],
+                                                values[loop.counter]))
     return new
 
 

@@ -15,8 +15,9 @@ jump chains and constant switches behind.
   unreachable blocks are deleted (their edges removed from phis); a block is merged into its single
   predecessor when that predecessor has it as single successor; an empty block that only jumps is
   bypassed when that keeps phis unambiguous.
-Work-item loops (`function.parallel_loops`) are kept in step: a merged or bypassed block leaves the
-loop's block set, and a latch merged into its predecessor makes the predecessor the latch.
+Work-item loops (`function.work_item_loops`) are structure, not side state: their headers and
+latches are never merged away or bypassed (a latch holds only the loop's own counting, see
+`WorkItemLoop`), a loop whose header is deleted is dropped, and a loop that does nothing is removed.
 
 Expects: a verified function. Guarantees: a verified function with the same behaviour.
 """
@@ -239,7 +240,6 @@ def remove_unreachable_blocks(function: Function) -> bool:
                     user.replace_uses_of(inst, _undef_like(inst))
     for block in dead:
         function.remove_block(block)
-    _forget_blocks(function, set(dead))
     return True
 
 
@@ -249,24 +249,29 @@ def _undef_like(inst: ins.Instruction) -> Value:
     return Undef(inst.type)
 
 
-def _forget_blocks(function: Function, gone: set[Block]) -> None:
-    function.parallel_loops = [loop for loop in function.parallel_loops if loop.header not in gone]
-    for loop in function.parallel_loops:
-        loop.blocks -= gone
+def drop_broken_loops(function: Function) -> None:
+    """Forget work-item loops that folding took apart (a deleted header or latch, a back edge
+    folded away): what is left of them is ordinary code."""
+    function.work_item_loops = [loop for loop in function.work_item_loops
+                                if loop.header.function is function and loop.latch.function is function
+                                and loop.header in loop.latch.successors]
+
+
+def _loop_scaffolding(function: Function) -> set[Block]:
+    return {b for loop in function.work_item_loops for b in (loop.header, loop.latch)}
 
 
 def merge_blocks(function: Function) -> bool:
     changed = False
     preds = function.predecessors()
+    scaffolding = _loop_scaffolding(function)
     for block in list(function.blocks):
-        if block is function.entry or block.function is None:
+        if block is function.entry or block.function is None or block in scaffolding:
             continue
         ps = preds[block]
         if len(ps) != 1 or ps[0] is block or ps[0].successors != [block]:
             continue
         pred = ps[0]
-        if any(loop.header is block for loop in function.parallel_loops):
-            continue
         for phi in block.phis:
             phi.replace_all_uses_with(phi.operands[0])
             phi.erase()
@@ -279,10 +284,6 @@ def merge_blocks(function: Function) -> bool:
                 phi.replace_incoming_block(block, pred)
             preds[succ] = [pred if p is block else p for p in preds[succ]]
         function.remove_block(block)
-        for loop in function.parallel_loops:
-            if loop.latch is block:
-                loop.latch = pred
-            loop.blocks.discard(block)
         changed = True
     return changed
 
@@ -290,15 +291,18 @@ def merge_blocks(function: Function) -> bool:
 def bypass_empty_blocks(function: Function) -> bool:
     """Redirect the predecessors of a block holding only `jump T` to T, where T's phis allow it."""
     changed = False
-    loop_blocks = {b for loop in function.parallel_loops for b in (loop.header, loop.latch)}
+    scaffolding = _loop_scaffolding(function)
+    headers = {loop.header for loop in function.work_item_loops}
     all_preds = function.predecessors()
     for block in list(function.blocks):
-        if block is function.entry or len(block.instructions) != 1 or block in loop_blocks:
+        if block is function.entry or len(block.instructions) != 1 or block in scaffolding:
             continue
         term = block.terminator
         if not isinstance(term, ins.Jump) or term.target is block:
             continue
         target = term.target
+        if target in headers:
+            continue  # the loop's preheader: a loop has one way in
         preds = all_preds[block]
         if not preds:
             continue  # unreachable: remove_unreachable_blocks deals with it
@@ -314,31 +318,28 @@ def bypass_empty_blocks(function: Function) -> bool:
             phi.remove_incoming(block)
         all_preds[target] = list(dict.fromkeys([p for p in all_preds[target] if p is not block] + preds))
         function.remove_block(block)
-        _forget_blocks(function, {block})
         changed = True
     return changed
 
 
 def remove_empty_work_item_loops(function: Function) -> bool:
-    """A one-block work-item loop whose instructions only count (no side effects, no value used
-    after it) does nothing: leave it at once."""
-    changed = False
-    for loop in list(function.parallel_loops):
-        block = loop.header
-        if loop.latch is not block or loop.blocks != {block}:
+    """A work-item loop (or nest) without side effects whose values are not used after it does
+    nothing: its preheader goes straight to its exit, and the loop becomes unreachable."""
+    for loop in function.work_item_loops:
+        blocks = loop.blocks
+        if any(i.has_side_effects and not i.is_terminator for b in blocks for i in b.instructions):
             continue
-        if any(i.has_side_effects and not i.is_terminator for i in block.instructions):
+        if any(u.block not in blocks for b in blocks for i in b.instructions for u in i.users):
             continue
-        if any(u.block is not block for i in block.instructions for u in i.users):
+        exit_block = loop.exit
+        if exit_block.phis or any(s not in blocks and s is not exit_block for b in blocks for s in b.successors):
             continue
-        exits = [s for s in block.successors if s is not block]
-        if len(exits) != 1:
-            continue
-        _drop_edge(block, block)
-        _replace_terminator(block, ins.Jump(exits[0]))
-        function.parallel_loops.remove(loop)
-        changed = True
-    return changed
+        preheader = loop.preheader
+        preheader.terminator.replace_successor(loop.header, exit_block)
+        loop.counter.remove_incoming(preheader)
+        remove_unreachable_blocks(function)
+        return True
+    return False
 
 
 def run(function: Function) -> None:
@@ -349,3 +350,4 @@ def run(function: Function) -> None:
         changed = False
         for step in passes:
             changed |= step(function)
+            drop_broken_loops(function)

@@ -301,7 +301,7 @@ class _Formation:
                     inst.remove_incoming(pred)
         nest.enter(blocks[sub.entry])
         self.dispatch(sub, nest, exits)
-        nest.register_parallel_loop(list(copied), list(exits.values()))
+        nest.register_loops()
 
     def is_trivial(self, sub: SubCFG) -> bool:
         """A region of empty blocks leading to one place needs no loop (two barriers in a row)."""

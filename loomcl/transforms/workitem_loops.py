@@ -17,7 +17,7 @@ Not a pass: sub-CFG formation (and the structured form) build one nest per regio
 
 The loops are bottom-tested (every group has at least one work-item), the ids are i64 so that
 `get_local_id` needs no truncation (LLVMLITE.md: a plain trunc hid affine accesses from the
-vectorizer), and the innermost loop is registered in `function.parallel_loops` so that codegen
+vectorizer), and the loops are registered in `function.work_item_loops` (`WorkItemLoop`) so that codegen
 marks it parallel (pocl 4.2). A dimension of size 1 gets no loop: its id is the constant 0.
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ from __future__ import annotations
 from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.builder import Builder
-from ..ir.function import Block, Function, ParallelLoop
+from ..ir.function import Block, Function, WorkItemLoop
 from ..ir.values import Constant, Value
 
 _DIM_NAMES = "xyz"
@@ -89,12 +89,10 @@ class WorkItemNest:
     def enter(self, region_entry: Block) -> None:
         self.body.append(ins.Jump(region_entry))
 
-    def register_parallel_loop(self, region_blocks: list[Block], exit_blocks: list[Block]) -> None:
-        if not self.loop_dims:
-            return
-        d = self.loop_dims[-1]
-        blocks = {self.headers[d], self.body, self.latch, *region_blocks, *exit_blocks}
-        self.function.parallel_loops.append(ParallelLoop(self.headers[d], self.latch, blocks))
+    def register_loops(self) -> None:
+        """Make the nest's loops part of the function's work-group structure (outer first)."""
+        for d in self.loop_dims:
+            self.function.work_item_loops.append(WorkItemLoop(d, self.headers[d], self.latches[d], self.ids[d]))
 
 
 def _is_zero(v: Value) -> bool:

@@ -22,25 +22,25 @@ def kernel(name: str, param_types, param_names, local_size=(64, 1, 1)):
 
 
 def work_item_loop(b: ir.Builder, count: int, body, name: str = "lid") -> None:
-    """Emit `for (lid = 0; lid < count; ++lid) body(b, lid)` and register it as a ParallelLoop.
+    """Emit `for (lid = 0; lid < count; ++lid) body(b, lid)` and register it as a WorkItemLoop.
     `body` may add blocks; the builder ends after the loop."""
     f = b.function
     header = f.add_block(f"{name}.loop")
-    first = len(f.blocks) - 1
     pre = b.block
     b.jump(header)
     b.position_at_end(header)
     lid = b.phi(ty.i64, name)
     body(b, lid)
-    latch = b.block
+    latch = f.add_block(f"{name}.latch")
+    b.jump(latch)
+    b.position_at_end(latch)
     following = b.add(lid, ir.Constant(ty.i64, 1), f"{name}.next")
-    more = b.compare(ir.Predicate.SLT, following, ir.Constant(ty.i64, count), f"{name}.more")
+    more = b.compare(ir.Predicate.ULT, following, ir.Constant(ty.i64, count), f"{name}.more")
     exit_block = f.add_block(f"{name}.exit")
     b.branch(more, header, exit_block)
     lid.add_incoming(ir.Constant(ty.i64, 0), pre)
     lid.add_incoming(following, latch)
-    blocks = set(f.blocks[first:]) - {exit_block}
-    f.parallel_loops.append(ir.ParallelLoop(header, latch, blocks))
+    f.work_item_loops.append(ir.WorkItemLoop(0, header, latch, lid))
     b.position_at_end(exit_block)
 
 

@@ -79,11 +79,11 @@ def test_round_trip_of_a_copy():
     assert call.callee is copy.functions["helper"]
 
 
-def test_forward_references_and_parallel_loops():
+def test_forward_references_and_work_item_loops():
     text = """kernel @f(i32 %n) local_size(8, 1, 1) {
 entry:
   jump header
-header:  ; work-item loop, latch latch
+header:  work_item_loop x, counter %x, latch latch
   %x = phi i64 [i64 0, entry], [%x.next, latch]
   jump latch
 latch:
@@ -96,8 +96,9 @@ exit:
     f = read_function(text)
     ir.verify_function(f)
     assert f.local_size == (8, 1, 1)
-    (loop,) = f.parallel_loops
+    (loop,) = f.work_item_loops
     assert loop.header.name == "header" and {b.name for b in loop.blocks} == {"header", "latch"}
+    assert loop.dim == 0 and loop.counter.name == "x" and loop.upper.value == 8
     assert ir.print_function(f) == text
 
 

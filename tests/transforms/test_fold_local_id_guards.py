@@ -44,7 +44,7 @@ def test_guard_becomes_loop_bounds(predicate, width, swapped):
     L = 8
     text = guarded(SWAP[predicate] if swapped else predicate, width, swapped)
     f = work_group_function(read_module(text), "guarded", (L, 1, 1), PipelineOptions(verify=True))
-    (loop,) = f.parallel_loops
+    (loop,) = f.work_item_loops
     counter = loop.header.phis[0]
     assert not any(isinstance(u, ir.Compare) and u.block is loop.header and u is not loop.latch.terminator.condition
                    for u in counter.users)  # the guard is gone

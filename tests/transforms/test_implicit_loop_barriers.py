@@ -209,7 +209,7 @@ def _k_loop_is_group_level(src, name, local_size, options=ON):
     """The k-loop phi lies in a block that no work-item loop contains, and some work-item loop is
     inside the k loop (its blocks use k)."""
     f = work_group_function(build(src).module, name, local_size, options)
-    in_wi = set().union(*(set(p.blocks) for p in f.parallel_loops))
+    in_wi = set().union(*(set(p.blocks) for p in f.work_item_loops))
     phis = [p for b in f.blocks for p in b.phis if p.name.startswith(("k", "i"))]
     return bool(phis) and all(p.block not in in_wi for p in phis)
 

@@ -25,8 +25,8 @@ def test_work_group_form_contract():
                 assert not isinstance(inst, (ir.Call, ir.Barrier))
                 if isinstance(inst, ir.WorkItemQuery):
                     assert inst.query not in (ir.Query.LOCAL_ID, ir.Query.LOCAL_SIZE)
-            assert f.parallel_loops
-            for loop in f.parallel_loops:
+            assert f.work_item_loops
+            for loop in f.work_item_loops:
                 assert loop.header in loop.blocks and loop.latch in loop.blocks
                 assert loop.header in loop.latch.successors
             for inst in f.instructions():
@@ -36,9 +36,9 @@ def test_work_group_form_contract():
 
 def test_barrier_free_kernel_is_one_loop_without_dispatch():
     f = form(K.SCALE, "scale", (64, 1, 1))
-    assert len(f.parallel_loops) == 1
+    assert len(f.work_item_loops) == 1
     assert not any(isinstance(i, (ir.Switch, ir.Alloca)) for i in f.instructions())
-    assert len(f.blocks) == 3  # prologue, loop, exit
+    assert len(f.blocks) == 4  # prologue, loop body, latch, exit
 
 
 def test_reduction_keeps_uniform_stride_in_a_scalar_slot():
@@ -64,7 +64,7 @@ def test_private_arrays_become_context_arrays():
 
 def test_local_size_one_needs_no_loop():
     f = form(K.REDUCE, "reduce", (1, 1, 1))
-    assert not f.parallel_loops
+    assert not f.work_item_loops
 
 
 def sequential_barriers(n: int) -> str:
@@ -100,14 +100,14 @@ STRUCTURED = PipelineOptions(verify=True)
 def test_structured_reduction_keeps_the_uniform_loop_scalar_and_folds_guards():
     f = form(K.REDUCE, "reduce", (16, 1, 1), PipelineOptions(fold_guards=False, verify=True))
     assert not any(isinstance(i, (ir.Switch, ir.Alloca)) for i in f.instructions())  # no dispatch, no slots
-    loop_blocks = set().union(*(loop.blocks for loop in f.parallel_loops))
+    loop_blocks = set().union(*(loop.blocks for loop in f.work_item_loops))
     s = next(i for i in f.instructions() if isinstance(i, ir.Phi) and i.type is ty.i64 and i.block not in loop_blocks)
     assert s.block not in loop_blocks  # the stride is a group-level phi
     f = form(K.REDUCE, "reduce", (16, 1, 1), STRUCTURED)
     guards = [i for i in f.instructions() if isinstance(i, ir.MathCall)]
     assert [g.math_function for g in guards] == [ir.MathFunction.UMIN]  # 0..min(s, 16)
     compares = [i for i in f.instructions() if isinstance(i, ir.Compare)
-                and any(i.lhs is loop.header.phis[0] for loop in f.parallel_loops)]
+                and any(i.lhs is loop.header.phis[0] for loop in f.work_item_loops)]
     assert not compares  # neither `lid < s` nor `lid == 0` is tested per work-item any more
 
 
@@ -143,4 +143,4 @@ done:
   ret
 }"""
     f = form(text, "k", (8, 1, 1), STRUCTURED)
-    assert len(f.parallel_loops) == 1 and not any(isinstance(i, ir.Switch) for i in f.instructions())
+    assert len(f.work_item_loops) == 1 and not any(isinstance(i, ir.Switch) for i in f.instructions())
