@@ -34,6 +34,9 @@ The ordered pass list, and why it is in this order:
  9. fold-local-id-guards (option `fold_guards`)   Narrows work-item loops whose body is guarded by
                     `local_id < uniform` or `local_id == uniform`; needs the loops of 7 in 8's shape.
 10. simplify        Removes the guard's now unreachable skip path.
+11. hoist-invariants   Moves work-item-invariant pure code (divisions included) out of the work-item
+                    loops. Not a switch: it is what keeps LLVM's vectorizer from predicating a
+                    uniform division on lane 0 (see the pass); runs last, on the final loops.
 
 `PipelineOptions` switches passes off to measure them (`context_all=True` keeps every value that
 crosses a barrier in a context array, i.e. no uniform slots; `structured=False` and
@@ -50,13 +53,14 @@ from ..analysis.uniformity import Uniformity
 from ..ir.function import Function, Module
 from ..ir.printer import print_function
 from ..ir.verifier import verify_function
-from . import (canonicalize_barriers, fold_local_id_guards, implicit_loop_barriers, inline, mem2reg, narrow_work_item_ids,
+from . import (canonicalize_barriers, fold_local_id_guards, hoist_invariants, implicit_loop_barriers, inline, mem2reg,
+               narrow_work_item_ids,
                simplify, structurize_uniform_barriers, subcfg_formation)
 from .clone import clone_module
 
 PASS_NAMES = ("inline", "mem2reg", "simplify", "narrow-work-item-ids", "implicit-loop-barriers",
               "canonicalize-barriers", "structurize-uniform-barriers",
-              "subcfg-formation", "simplify-final", "fold-local-id-guards", "simplify-folded")
+              "subcfg-formation", "simplify-final", "fold-local-id-guards", "simplify-folded", "hoist-invariants")
 
 
 @dataclass(frozen=True)
@@ -122,6 +126,8 @@ def work_group_module(module: Module, kernel_name: str, local_size, options: Pip
         run.after("fold-local-id-guards")
         simplify.run(function)
         run.after("simplify-folded")
+    hoist_invariants.run(function)
+    run.after("hoist-invariants")
     return copy
 
 

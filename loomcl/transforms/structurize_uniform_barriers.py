@@ -20,7 +20,8 @@ A block that qualifies except for varying phis (a per-work-item accumulator carr
 loop) still runs at group level after its varying phis are demoted to private variables: each
 incoming value is stored to the variable at the end of the incoming edge (on a split edge when the
 edge leaves a group-level block; or right after the value's definition when no use of the old
-value can follow it), and each use loads it. Sub-CFG formation then gives that
+value can follow it), and each use loads it; the copies of one edge are parallel copies
+(`ssa_destruction`: a swap across a barrier must not lose a value). Sub-CFG formation then gives that
 variable a context array.
 
 Correctness does not depend on which qualifying blocks are chosen (sub-CFG formation handles any
@@ -36,10 +37,10 @@ from ..analysis.loops import LoopInfo
 from ..analysis.uniformity import Uniformity
 from ..ir import instructions as ins
 from ..ir import types as ty
-from ..ir.builder import Builder
 from ..ir.function import Block, Function
 from .canonicalize_barriers import is_barrier_block, split_edge
 from .inline import split_block_after
+from .ssa_destruction import demote_phis
 
 _PURE = (ins.Phi, ins.BinaryOp, ins.Compare, ins.Cast, ins.Select, ins.FNeg, ins.MathCall,
          ins.ElementPtr, ins.FieldPtr, ins.ExtractElement, ins.InsertElement, ins.ShuffleVector,
@@ -103,37 +104,30 @@ class _Chooser:
 def demote_varying_phis(function: Function, chosen: set[Block], uniformity: Uniformity) -> None:
     """Turn the varying phis of chosen blocks into private variables (see the module docstring)."""
     phis = [p for b in chosen for p in b.phis if not uniformity.is_uniform(p)]
-    if not phis:
-        return
-    builder = Builder(function.entry)
-    variables = {phi: builder.alloca(phi.type, phi.name) for phi in phis}
-    for phi in phis:
-        for value, pred in phi.incoming:
-            b = Builder()
-            if pred in chosen and _can_store_at_definition(value, phi, chosen, variables):
-                b.position_before(_after_definition(value))
-            else:
-                b.position_before(_edge_block(pred, phi.block, chosen).terminator)
-            if value in variables:  # another demoted phi: its variable holds its current value
-                value = b.load(value.type, variables[value], value.name)
-            b.store(value, variables[phi])
-    for phi in phis:
-        for user in list(phi.users):
-            if user not in variables:
-                _load_for_use(phi, user, variables[phi], chosen)
-    for phi in phis:
-        phi.drop_operands()
-    for phi in phis:
-        phi.users.clear()
-        phi.erase()
+    demoted = set(phis)
+    split: dict[tuple[Block, Block], Block] = {}
+
+    def edge_block(pred: Block, succ: Block) -> Block:
+        """Where code for the edge pred -> succ can run per work-item: pred itself, or a new block
+        on the edge when pred runs at group level."""
+        if pred not in chosen:
+            return pred
+        if (pred, succ) not in split:
+            split[pred, succ] = split_edge(pred, succ, f"{pred.name}.to.{succ.name}")
+        return split[pred, succ]
+
+    def store_early(phi: ins.Phi, value) -> bool:
+        return _can_store_at_definition(value, phi, chosen, demoted)
+
+    demote_phis(function, phis, edge_block, store_early)
 
 
-def _can_store_at_definition(value, phi: ins.Phi, chosen: set[Block], variables: dict) -> bool:
+def _can_store_at_definition(value, phi: ins.Phi, chosen: set[Block], demoted: set[ins.Phi]) -> bool:
     """Whether `variable := value` may run right after value's definition instead of on the edge
     into the phi's block: no use of the phi (its old value) may follow the definition before the
     phi's block is entered again. Saves a work-item loop that would only copy the value (the
     accumulator of a tiled matrix product). `value` must be defined per work-item."""
-    if not isinstance(value, ins.Instruction) or value in variables or value.block in chosen:
+    if not isinstance(value, ins.Instruction) or value in demoted or value.block in chosen:
         return False
     if value.block is value.block.function.entry:
         return False
@@ -157,34 +151,6 @@ def _can_store_at_definition(value, phi: ins.Phi, chosen: set[Block], variables:
     # every way into the phi's block from here must carry this value (another incoming value's
     # store could otherwise be overwritten)
     return all(phi.value_for(b) is value for b in seen if header in b.successors)
-
-
-def _after_definition(value: ins.Instruction) -> ins.Instruction:
-    block = value.block
-    index = block.first_non_phi_index if isinstance(value, ins.Phi) else block.instructions.index(value) + 1
-    return block.instructions[index]
-
-
-def _edge_block(pred: Block, succ: Block, chosen: set[Block]) -> Block:
-    """Where code for the edge pred -> succ can run per work-item: pred itself, or a new block on
-    the edge when pred runs at group level."""
-    if pred not in chosen:
-        return pred
-    return split_edge(pred, succ, f"{pred.name}.to.{succ.name}")
-
-
-def _load_for_use(phi: ins.Phi, user: ins.Instruction, variable: ins.Alloca, chosen: set[Block]) -> None:
-    if isinstance(user, ins.Phi):
-        for value, pred in user.incoming:
-            if value is phi:
-                place = _edge_block(pred, user.block, chosen)
-                load = ins.Load(phi.type, variable, phi.name)
-                place.insert_before(place.terminator, load)
-                user.set_operand(user.incoming_blocks.index(place), load)
-    else:
-        load = ins.Load(phi.type, variable, phi.name)
-        user.block.insert_before(user, load)
-        user.replace_uses_of(phi, load)
 
 
 def split_uniform_branches(function: Function, uniformity: Uniformity) -> bool:

@@ -48,6 +48,7 @@ from ..ir.values import Constant, Value
 from . import mem2reg, simplify
 from .canonicalize_barriers import is_barrier_block, split_edge
 from .clone import clone_instruction, remap_instruction
+from .ssa_destruction import load_for_use, store_after_definition
 from .workitem_loops import WorkItemNest
 
 EXIT_ID = -1
@@ -250,25 +251,9 @@ class _Formation:
                 storage = self.context_array(value.type, (value.name or "v") + ".context")
             self.slots[value] = Slot(value, variable, storage, uniform)
             for user in list(value.users):
-                self.load_for_use(value, user, variable)
-            store = ins.Store(value, variable)
-            block = value.block
-            index = block.first_non_phi_index if isinstance(value, ins.Phi) else block.instructions.index(value) + 1
-            block.insert(index, store)
+                load_for_use(value, user, variable)
+            store_after_definition(value, variable)
         self.slot_of_variable = {s.variable: s for s in self.slots.values()}
-
-    @staticmethod
-    def load_for_use(value: ins.Instruction, user: ins.Instruction, variable: ins.Alloca) -> None:
-        if isinstance(user, ins.Phi):
-            for i, (v, block) in enumerate(user.incoming):
-                if v is value:
-                    load = ins.Load(value.type, variable, value.name)
-                    block.insert_before(block.terminator, load)
-                    user.set_operand(i, load)
-        else:
-            load = ins.Load(value.type, variable, value.name)
-            user.block.insert_before(user, load)
-            user.replace_uses_of(value, load)
 
     def context_array(self, element: ty.Type, name: str) -> ins.Alloca:
         return Builder(self.prologue).alloca(ty.ArrayType(element, self.group_size), name)
