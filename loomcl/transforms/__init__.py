@@ -15,8 +15,10 @@ kernel and one local size, produces a function in *work-group form*, the contrac
 * Kernel-scope `__local` variables are `function.local_variables`; codegen places them in the
   work-group's local arena. Context arrays for values that live across barriers are private
   `Alloca`s of `ArrayType(T, work-group size)` indexed by the linear local id.
-* Work-item loops are listed in `function.parallel_loops` (header, latch, blocks); codegen marks
-  their memory accesses and latch as parallel (pocl 4.2).
+* Work-item loops are structure: `function.work_item_loops` holds a `WorkItemLoop` (dimension,
+  header, latch, counter; bounds and blocks read from the CFG) for every loop of every nest, and
+  the verifier checks the form (`ir/work_group_verifier.py`); codegen marks their accesses to
+  global, constant and local memory and their latches as parallel (pocl 4.2).
 
 What `pipeline.work_group_function` produces in detail (refines the points above):
 
@@ -25,11 +27,13 @@ What `pipeline.work_group_function` produces in detail (refines the points above
   per group (uniform loop headers and latches of barrier loops in the structured form, dispatch
   switches), or inside a *work-item loop nest*.
 * A nest loops over z, y, x (x innermost) with i64 counters `phi i64 [0, ...], [id + 1, latch]`
-  that replace `local_id(d)`; the latch tests `id + 1 <ult L` (after fold-local-id-guards the
-  bounds may be a range [lo, hi) computed before the loop, which is skipped when empty). A
-  dimension of size 1 has no loop (its id is `i64 0`); a group of one work-item has no loop at
-  all. Only the innermost loop of each nest is a `ParallelLoop`; its `blocks` contain every
-  block from its header to its latch, the kernel's code for one work-item included.
+  that replace `local_id(d)`; the latch holds only `id + 1 <ult upper` (after fold-local-id-guards
+  the bounds may be a range [lo, hi) computed before the loop, which is skipped when empty), so a
+  path to the latch skips exactly the rest of one work-item's region. A dimension of size 1 has no
+  loop (its id is `i64 0`); a group of one work-item has no loop at all.
+* A value defined in a work-item loop is used only inside it; per-work-item values reach other
+  regions through context arrays or uniform slots. Work-item-invariant pure code is hoisted out of
+  the loops (hoist-invariants).
 * Context arrays are `alloca [N x T]`, N = the product of the local size, named `*.context`,
   accessed as `elementptr T, %ctx, %linear` with `%linear = (z * Ly + y) * Lx + x` (i64).
   Private arrays and structs of the kernel become such arrays too (T is then the array or struct
