@@ -12,7 +12,10 @@
     }
 
 Operands print as `%name`, constants with their type (`i32 7`, `f32 0.5`, `ptr.global null`). Names
-are made unique per function by suffixing `.N`; unnamed values are numbered.
+are made unique per function by suffixing `.N`; unnamed values are numbered. The printer writes the
+function-level structure and each instruction's `%name = keyword`; the instruction writes its own
+operands (`Instruction.print_operands`, through the `TextWriter` methods `operand`, `operands` and
+`label`).
 """
 from __future__ import annotations
 
@@ -108,69 +111,12 @@ class FunctionPrinter:
         return "\n".join(lines)
 
     def instruction(self, inst: ins.Instruction) -> str:
-        text = self.body(inst)
+        """`%name = keyword operands`; the instruction writes its own operands."""
+        operands = inst.print_operands(self)
+        text = f"{inst.keyword} {operands}" if operands else inst.keyword
         if inst.type is not ty.void and not inst.is_terminator:
             text = f"%{self.values.of(inst)} = {text}"
         return text
-
-    def body(self, i: ins.Instruction) -> str:  # a flat dispatch over instruction kinds
-        o = self.operand
-        if isinstance(i, ins.BinaryOp):
-            return f"{i.opcode.value} {o(i.lhs)}, {o(i.rhs)}"
-        if isinstance(i, ins.FNeg):
-            return f"fneg {o(i.value)}"
-        if isinstance(i, ins.Compare):
-            return f"cmp {i.predicate.value} {o(i.lhs)}, {o(i.rhs)}"
-        if isinstance(i, ins.Cast):
-            flags = " nuw nsw" if i.no_wrap else ""
-            return f"{i.opcode.value}{flags} {o(i.value)} to {i.type}"
-        if isinstance(i, ins.Select):
-            return f"select {self.operands(i.operands)}"
-        if isinstance(i, ins.Phi):
-            pairs = ", ".join(f"[{o(v)}, {self.label(b)}]" for v, b in i.incoming)
-            return f"phi {i.type} {pairs}"
-        if isinstance(i, ins.Alloca):
-            return f"alloca {i.allocated_type}"
-        if isinstance(i, ins.Load):
-            return f"load {i.type}, {o(i.pointer)}" + (" volatile" if i.volatile else "")
-        if isinstance(i, ins.Store):
-            return f"store {o(i.value)}, {o(i.pointer)}" + (" volatile" if i.volatile else "")
-        if isinstance(i, ins.ElementPtr):
-            return f"elementptr {i.element_type}, {o(i.base)}, {o(i.index)}"
-        if isinstance(i, ins.FieldPtr):
-            return f"fieldptr {i.struct_type}, {o(i.base)}, {i.field}"
-        if isinstance(i, ins.AtomicRMW):
-            return f"atomic {i.opcode.value} {o(i.pointer)}, {o(i.value)}"
-        if isinstance(i, ins.AtomicCmpXchg):
-            return f"cmpxchg {self.operands(i.operands)}"
-        if isinstance(i, ins.Call):
-            return f"call @{i.callee.name}({self.operands(i.args)})"
-        if isinstance(i, ins.MathCall):
-            return f"math.{i.math_function.value} {i.type} {self.operands(i.args)}"
-        if isinstance(i, ins.WorkItemQuery):
-            return f"{i.query.value} {i.dim}"
-        if isinstance(i, ins.Barrier):
-            return f"barrier {i.flags}"
-        if isinstance(i, ins.Fence):
-            return f"fence {i.flags}"
-        if isinstance(i, ins.ExtractElement):
-            return f"extractelement {o(i.vector)}, {o(i.index)}"
-        if isinstance(i, ins.InsertElement):
-            return f"insertelement {self.operands(i.operands)}"
-        if isinstance(i, ins.ShuffleVector):
-            return f"shufflevector {self.operands(i.operands)}, <{', '.join(map(str, i.mask))}>"
-        if isinstance(i, ins.Jump):
-            return f"jump {self.label(i.target)}"
-        if isinstance(i, ins.Branch):
-            return f"branch {o(i.condition)}, {self.label(i.if_true)}, {self.label(i.if_false)}"
-        if isinstance(i, ins.Switch):
-            cases = ", ".join(f"{v}: {self.label(b)}" for v, b in i.cases)
-            return f"switch {o(i.value)}, {self.label(i.default)} [{cases}]"
-        if isinstance(i, ins.Return):
-            return "ret" if i.value is None else f"ret {o(i.value)}"
-        if isinstance(i, ins.Unreachable):
-            return "unreachable"
-        raise TypeError(f"no text form for {type(i).__name__}")
 
 
 def print_function(function: Function) -> str:

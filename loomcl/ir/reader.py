@@ -7,8 +7,10 @@ its kernel-scope __local variables, then labelled blocks of one instruction per 
 Values may be used before their definition (a phi's incoming value from a loop latch, or any operand
 in a block printed before its definer's block). Every instruction line is first parsed into a pending
 record; instructions are then built on demand, an operand's definer first (recursively, memoized).
-Phis are built upfront, because their type is written out and they break every cycle of the
-dependence graph in valid SSA; their incoming values are filled in last. `call` lines may name
+Phis (kinds that are `defined_before_operands`) are built upfront, because their type is written out
+and they break every cycle of the dependence graph in valid SSA; their incoming values are filled in
+last. Each line's opcode keyword picks the instruction class (a table built from the classes'
+`keywords`), which parses the rest of the line through `_InstructionCursor`; a line must be used up. `call` lines may name
 functions defined later in the module, so all function headers are read before any body.
 
 Names are kept exactly as printed (`%x.1` becomes a value named `x.1`), which makes
@@ -37,14 +39,32 @@ _TOKEN = re.compile(r"""
 _ADDRESS_SPACES = {space.spelling: space for space in ty.AddressSpace}
 _SCALARS = {"void": ty.void, "i1": ty.i1, "i8": ty.i8, "i16": ty.i16, "i32": ty.i32, "i64": ty.i64,
             "f16": ty.f16, "f32": ty.f32, "f64": ty.f64}
-_BINARY = {op.value: op for op in ins.BinaryOpcode}
-_CASTS = {op.value: op for op in ins.CastOpcode}
-_QUERIES = {q.value: q for q in ins.Query}
-_MATH = {m.value: m for m in ins.MathFunction}
 
 
 class ReadError(Exception):
     pass
+
+
+def _instruction_table() -> dict[str, type[ins.Instruction]]:
+    """Opcode keyword to instruction class, from the classes' own `keywords`."""
+    table: dict[str, type[ins.Instruction]] = {}
+    for cls in ins.instruction_classes():
+        for keyword in cls.keywords:
+            if keyword in table:
+                raise AssertionError(f"{keyword!r} names both {table[keyword].__name__} and {cls.__name__}")
+            table[keyword] = cls
+    return table
+
+
+_INSTRUCTIONS = _instruction_table()
+
+
+def _instruction_class(keyword: str | None, line: str) -> type[ins.Instruction]:
+    if keyword is None:
+        raise ReadError(f"unexpected end of line: {line!r}")
+    if keyword not in _INSTRUCTIONS:
+        raise ReadError(f"unknown instruction {keyword!r} in {line!r}")
+    return _INSTRUCTIONS[keyword]
 
 
 def tokenize(line: str) -> list[str]:
@@ -117,6 +137,55 @@ class _Cursor:
         return tok is not None and (tok in _SCALARS or tok.startswith("ptr.") or tok in ("<", "[")
                                     or (tok.startswith("%") and tok[1:] in self.structs))
 
+    def int(self) -> int:
+        tok = self.next()
+        try:
+            return int(tok)
+        except ValueError:
+            raise ReadError(f"expected an integer, got {tok!r} in {self.line!r}") from None
+
+    def end(self) -> None:
+        if not self.done:
+            raise ReadError(f"unexpected {self.peek()!r} at the end of {self.line!r}")
+
+
+class _InstructionCursor(_Cursor):
+    """One instruction line: what an instruction's `parse` reads (ins.TextReader) besides tokens
+    and types: operands (values defined anywhere in the function), blocks and callees."""
+
+    def __init__(self, line: str, function: _FunctionReader) -> None:
+        super().__init__(line, function.module.structs)
+        self.function = function
+
+    def operand(self) -> Value:
+        tok = self.peek()
+        if tok == "undef":
+            self.next()
+            return Undef(self.type())
+        if self.is_type_start() and not tok.startswith("%"):
+            type = self.type()
+            if isinstance(type, ty.VectorType):
+                self.expect("<")
+                lanes = [_scalar_constant(type.element, self.next())]
+                while self.accept(","):
+                    lanes.append(_scalar_constant(type.element, self.next()))
+                self.expect(">")
+                return VectorConstant(type, lanes)
+            return _scalar_constant(type, self.next())
+        return self.function.value(self.next())
+
+    def operand_list(self) -> list[Value]:
+        values = [self.operand()]
+        while self.accept(","):
+            values.append(self.operand())
+        return values
+
+    def block(self) -> Block:
+        return self.function.block(self.next())
+
+    def callee(self) -> Function:
+        return self.function.module.function(self.next())
+
 
 def _scalar_constant(type: ty.Type, token: str) -> Constant:
     if isinstance(type, ty.FloatType):
@@ -136,10 +205,10 @@ class _FunctionReader:
         self.module = module
         self.values: dict[str, Value] = {p.name: p for p in function.params}
         self.blocks: dict[str, Block] = {}
-        self.pending: dict[str, tuple[_Cursor, Block]] = {}
+        self.pending: dict[str, _InstructionCursor] = {}
         self.building: set[str] = set()
-        self.order: list[tuple[Block, str | None, _Cursor]] = []
-        self.phi_lines: list[tuple[ins.Phi, _Cursor]] = []
+        self.order: list[tuple[Block, str | None, _InstructionCursor, ins.Instruction | None]] = []
+        self.early: list[tuple[ins.Instruction, _InstructionCursor]] = []
         self.loop_notes: list[tuple[Block, str, str, str]] = []  # header, dimension, counter, latch
 
     # -- first pass: blocks and pending lines -------------------------------------------------
@@ -162,7 +231,7 @@ class _FunctionReader:
         for label, _ in list(self.pending.items()):
             self.build(label)
         self.place_instructions()
-        self.fill_phis()
+        self.read_late()
         self.make_loops()
 
     def read_local(self, line: str) -> None:
@@ -190,21 +259,22 @@ class _FunctionReader:
     def read_instruction_line(self, line: str, block: Block | None) -> None:
         if block is None:
             raise ReadError(f"instruction before the first label: {line!r}")
-        c = _Cursor(line, self.module.structs)
+        c = _InstructionCursor(line, self)
         name = None
         if c.peek(1) == "=" and c.peek().startswith("%"):
             name = c.next()[1:]
             c.expect("=")
             if name in self.pending or name in self.values:
                 raise ReadError(f"%{name} defined twice")
-            if c.peek() == "phi":
-                c.next()
-                phi = ins.Phi(c.type(), name)
-                self.values[name] = phi
-                self.phi_lines.append((phi, c))
-            else:
-                self.pending[name] = (c, block)
-        self.order.append((block, name, c))
+        early = None
+        if _instruction_class(c.peek(), line).defined_before_operands:
+            early = self.parse(c, name or "")
+            self.early.append((early, c))
+            if name is not None:
+                self.values[name] = early
+        elif name is not None:
+            self.pending[name] = c
+        self.order.append((block, name, c, early))
 
     # -- second pass: build instructions on demand ---------------------------------------------
 
@@ -224,53 +294,36 @@ class _FunctionReader:
             self.build(name)
         return self.values[name]
 
-    def operand(self, c: _Cursor) -> Value:
-        tok = c.peek()
-        if tok == "undef":
-            c.next()
-            return Undef(c.type())
-        if c.is_type_start() and not tok.startswith("%"):
-            type = c.type()
-            if isinstance(type, ty.VectorType):
-                c.expect("<")
-                lanes = [_scalar_constant(type.element, c.next())]
-                while c.accept(","):
-                    lanes.append(_scalar_constant(type.element, c.next()))
-                c.expect(">")
-                return VectorConstant(type, lanes)
-            return _scalar_constant(type, c.next())
-        return self.value(c.next())
-
-    def operand_list(self, c: _Cursor) -> list[Value]:
-        values = [self.operand(c)]
-        while c.accept(","):
-            values.append(self.operand(c))
-        return values
-
     def build(self, name: str) -> None:
         if name in self.values:
             return
         if name in self.building:
             raise ReadError(f"%{name} depends on itself outside a phi")
         self.building.add(name)
-        c, _ = self.pending[name]
-        self.values[name] = self.instruction(c, name)
+        self.values[name] = self.parse(self.pending[name], name)
         self.building.discard(name)
 
+    def parse(self, c: _InstructionCursor, name: str) -> ins.Instruction:
+        """The instruction of line `c`, read by its class (found by its opcode keyword)."""
+        keyword = c.next()
+        inst = _instruction_class(keyword, c.line).parse(keyword, c, name)
+        if not inst.defined_before_operands:
+            c.end()
+        return inst
+
     def place_instructions(self) -> None:
-        for block, name, c in self.order:
-            inst = self.values[name] if name is not None else self.instruction(c, "")
+        for block, name, c, early in self.order:
+            if early is not None:
+                inst = early
+            else:
+                inst = self.values[name] if name is not None else self.parse(c, "")
             block.append(inst)
 
-    def fill_phis(self) -> None:
-        for phi, c in self.phi_lines:
-            while not c.done:
-                c.expect("[")
-                value = self.operand(c)
-                c.expect(",")
-                phi.add_incoming(value, self.block(c.next()))
-                c.expect("]")
-                c.accept(",")
+    def read_late(self) -> None:
+        """The rest of the lines of instructions made before their operands (phis' incoming)."""
+        for inst, c in self.early:
+            inst.parse_late(c)
+            c.end()
 
     def make_loops(self) -> None:
         for header, dim, counter, latch in self.loop_notes:
@@ -279,142 +332,6 @@ class _FunctionReader:
                 raise ReadError(f"work-item loop at {header.name}: counter %{counter} is not a phi")
             loop = WorkItemLoop(DIMENSION_NAMES.index(dim), header, self.blocks[latch], phi)
             self.function.work_item_loops.append(loop)
-
-    def instruction(self, c: _Cursor, name: str) -> ins.Instruction:  # a flat dispatch
-        op = c.next()
-        if op in _BINARY:
-            lhs = self.operand(c)
-            c.expect(",")
-            return ins.BinaryOp(_BINARY[op], lhs, self.operand(c), name)
-        if op in _CASTS:
-            no_wrap = c.peek() == "nuw"
-            if no_wrap:
-                c.expect("nuw")
-                c.expect("nsw")
-            value = self.operand(c)
-            c.expect("to")
-            return ins.Cast(_CASTS[op], value, c.type(), name, no_wrap)
-        if op in _QUERIES:
-            return ins.WorkItemQuery(_QUERIES[op], int(c.next()), name)
-        if op.startswith("math."):
-            function = _MATH[op[5:]]
-            type = c.type()
-            return ins.MathCall(function, self.operand_list(c), type, name)
-        return getattr(self, "read_" + op)(c, name)
-
-    def read_fneg(self, c, name):
-        return ins.FNeg(self.operand(c), name)
-
-    def read_cmp(self, c, name):
-        predicate = ins.Predicate(c.next())
-        lhs = self.operand(c)
-        c.expect(",")
-        return ins.Compare(predicate, lhs, self.operand(c), name)
-
-    def read_select(self, c, name):
-        return ins.Select(*self.operand_list(c), name=name)
-
-    def read_alloca(self, c, name):
-        return ins.Alloca(c.type(), name)
-
-    def read_load(self, c, name):
-        type = c.type()
-        c.expect(",")
-        load = ins.Load(type, self.operand(c), name)
-        load.volatile = c.accept("volatile")
-        return load
-
-    def read_store(self, c, name):
-        value = self.operand(c)
-        c.expect(",")
-        store = ins.Store(value, self.operand(c))
-        store.volatile = c.accept("volatile")
-        return store
-
-    def read_elementptr(self, c, name):
-        element = c.type()
-        c.expect(",")
-        base = self.operand(c)
-        c.expect(",")
-        return ins.ElementPtr(element, base, self.operand(c), name)
-
-    def read_fieldptr(self, c, name):
-        struct = c.type()
-        c.expect(",")
-        base = self.operand(c)
-        c.expect(",")
-        return ins.FieldPtr(struct, base, int(c.next()), name)
-
-    def read_atomic(self, c, name):
-        opcode = ins.AtomicOpcode(c.next())
-        pointer = self.operand(c)
-        c.expect(",")
-        return ins.AtomicRMW(opcode, pointer, self.operand(c), name)
-
-    def read_cmpxchg(self, c, name):
-        return ins.AtomicCmpXchg(*self.operand_list(c), name=name)
-
-    def read_call(self, c, name):
-        callee = self.module.function(c.next())
-        c.expect("(")
-        args = [] if c.peek() == ")" else self.operand_list(c)
-        c.expect(")")
-        return ins.Call(callee, args, name)
-
-    def read_barrier(self, c, name):
-        return ins.Barrier(int(c.next()))
-
-    def read_fence(self, c, name):
-        return ins.Fence(int(c.next()))
-
-    def read_extractelement(self, c, name):
-        vector = self.operand(c)
-        c.expect(",")
-        return ins.ExtractElement(vector, self.operand(c), name)
-
-    def read_insertelement(self, c, name):
-        return ins.InsertElement(*self.operand_list(c), name=name)
-
-    def read_shufflevector(self, c, name):
-        a = self.operand(c)
-        c.expect(",")
-        b = self.operand(c)
-        c.expect(",")
-        c.expect("<")
-        mask = [int(c.next())]
-        while c.accept(","):
-            mask.append(int(c.next()))
-        c.expect(">")
-        return ins.ShuffleVector(a, b, mask, name)
-
-    def read_jump(self, c, name):
-        return ins.Jump(self.block(c.next()))
-
-    def read_branch(self, c, name):
-        condition = self.operand(c)
-        c.expect(",")
-        if_true = self.block(c.next())
-        c.expect(",")
-        return ins.Branch(condition, if_true, self.block(c.next()))
-
-    def read_switch(self, c, name):
-        value = self.operand(c)
-        c.expect(",")
-        default = self.block(c.next())
-        c.expect("[")
-        cases = []
-        while not c.accept("]"):
-            case = int(c.next())
-            c.expect(":")
-            cases.append((case, self.block(c.next())))
-            c.accept(",")
-        return ins.Switch(value, default, cases)
-
-    def read_ret(self, c, name):
-        return ins.Return(None if c.done else self.operand(c))
-
-    def read_unreachable(self, c, name):
-        return ins.Unreachable()
 
 
 class _ModuleReader:

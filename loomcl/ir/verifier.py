@@ -1,12 +1,13 @@
 """The IR verifier: structural, SSA and type rules that every pass must leave intact.
 
 Tests run it after every pass. It reports every broken rule it finds, not just the first, with the
-printed instruction, so a failing pass is easy to pin down.
+printed instruction, so a failing pass is easy to pin down. The rules of the CFG and of SSA (blocks
+end in one terminator, phis come first and name the predecessors, definitions dominate uses) live
+here; the type rules of each instruction kind live in its class (`Instruction.verify`).
 """
 from __future__ import annotations
 
 from . import instructions as ins
-from . import types as ty
 from .function import Function, Module
 from .printer import FunctionPrinter
 from .values import Argument, GlobalVariable
@@ -43,7 +44,8 @@ class _Verifier:
         for block in f.blocks:
             for inst in block.instructions:
                 self.check_operands(inst)
-                self.check_types(inst)
+                for message in inst.verify():
+                    self.fail(inst, message)
             for phi in block.phis:
                 self.check_phi(phi)
         if f.local_size is not None and not self.errors:
@@ -94,35 +96,9 @@ class _Verifier:
         if sorted(map(id, phi.incoming_blocks)) != sorted(map(id, preds)):
             self.fail(phi, "incoming blocks differ from the block's predecessors")
         for value, pred in phi.incoming:
-            if value.type is not phi.type:
-                self.fail(phi, f"incoming value of type {value.type}, phi is {phi.type}")
             if isinstance(value, ins.Instruction) and value.block is not None and pred in self.domtree.idom:
                 if not self.domtree.dominates(value.block, pred):
                     self.fail(phi, f"incoming value does not dominate the end of its predecessor")
-
-    def check_types(self, i: ins.Instruction) -> None:
-        if isinstance(i, ins.BinaryOp) and i.lhs.type is not i.rhs.type:
-            self.fail(i, f"operand types differ: {i.lhs.type} and {i.rhs.type}")
-        elif isinstance(i, ins.Compare) and i.lhs.type is not i.rhs.type:
-            self.fail(i, f"operand types differ: {i.lhs.type} and {i.rhs.type}")
-        elif isinstance(i, (ins.Load, ins.ElementPtr, ins.FieldPtr)):
-            pointer = i.pointer if isinstance(i, ins.Load) else i.base
-            if not isinstance(pointer.type, ty.PointerType):
-                self.fail(i, f"address is {pointer.type}, not a pointer")
-        elif isinstance(i, ins.Store) and not isinstance(i.pointer.type, ty.PointerType):
-            self.fail(i, f"address is {i.pointer.type}, not a pointer")
-        elif isinstance(i, ins.Select) and i.if_true.type is not i.if_false.type:
-            self.fail(i, f"select arms differ: {i.if_true.type} and {i.if_false.type}")
-        elif isinstance(i, ins.Branch) and i.condition.type is not ty.i1:
-            self.fail(i, f"branch condition is {i.condition.type}, not i1")
-        elif isinstance(i, ins.Return):
-            want = self.function.return_type
-            got = i.value.type if i.value is not None else ty.void
-            if got is not want:
-                self.fail(i, f"returns {got} from a function returning {want}")
-        elif isinstance(i, ins.Call):
-            if [a.type for a in i.args] != [p.type for p in i.callee.params]:
-                self.fail(i, f"argument types do not match @{i.callee.name}'s parameters")
 
 
 def verify_function(function: Function) -> None:

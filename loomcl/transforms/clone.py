@@ -3,15 +3,14 @@
 The pipeline runs once per (kernel, local size) and rewrites the kernel in place, so it works on a
 fresh copy of the module each time; the frontend's module stays as lowering made it.
 
-`clone_instruction` builds one instruction with remapped operands; `clone_blocks` copies a set of
+`clone_instruction` copies one instruction (the instruction clones itself: `Instruction.clone`)
+and `remap_instruction` points its operands and blocks at copies; `clone_blocks` copies a set of
 blocks into a function (this is also how inlining copies a callee and how sub-CFG formation
 replicates sub-CFGs). Values not in the map (constants, arguments of an enclosing function, globals
 shared on purpose) stay as they are. Forward references (a phi's value from a later block) are
 resolved by building every instruction first with its original operands and remapping afterwards.
 """
 from __future__ import annotations
-
-import copy
 
 from ..ir import instructions as ins
 from ..ir.function import Block, Function, Module, WorkItemLoop
@@ -20,17 +19,7 @@ from ..ir.values import GlobalVariable, Value
 
 def clone_instruction(inst: ins.Instruction) -> ins.Instruction:
     """A copy of `inst` with the same operands and fields, not placed in any block."""
-    new = copy.copy(inst)
-    new.users = []
-    new.block = None
-    new._operands = []
-    for operand in inst.operands:
-        new._add_operand(operand)
-    if isinstance(inst, ins.Phi):
-        new.incoming_blocks = list(inst.incoming_blocks)
-    if isinstance(inst, ins.Switch):
-        new.cases = list(inst.cases)
-    return new
+    return inst.clone()
 
 
 def remap_instruction(inst: ins.Instruction, values: dict, blocks: dict) -> None:
@@ -38,12 +27,7 @@ def remap_instruction(inst: ins.Instruction, values: dict, blocks: dict) -> None
     for i, operand in enumerate(inst.operands):
         if operand in values:
             inst.set_operand(i, values[operand])
-    if isinstance(inst, ins.Phi):
-        inst.incoming_blocks = [blocks.get(b, b) for b in inst.incoming_blocks]
-    if inst.is_terminator:
-        for succ in set(inst.successors):
-            if succ in blocks:
-                inst.replace_successor(succ, blocks[succ])
+    inst.remap_blocks(blocks)
 
 
 def clone_blocks(blocks: list[Block], into: Function, values: dict, suffix: str = "") -> dict:

@@ -45,7 +45,7 @@ entry:
   %vec = insertelement <4 x f32> <0.0, 1.0, -0.0, 1e-05>, %s, i32 0
   %e = extractelement %vec, i32 3
   %sh = shufflevector %vec, %vec, <0, 5>
-  %old = atomic add %out, f32 1.0
+  %old = atomic add %out, i32 1
   %cx = cmpxchg %out, f32 0.0, %e
   %sel = select i1 1, %e, undef f32
   store %sel, %p

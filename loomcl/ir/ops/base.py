@@ -1,0 +1,226 @@
+"""The instruction base class: operands with use-lists, placement in a block, and the meaning that
+every instruction kind owns (in the manner of xdsl's `Operation`).
+
+A kind is one subclass. Besides its constructor and typed operand properties it says:
+
+* its traits, as class attributes: `is_terminator`, `has_side_effects`, `reads_memory`,
+  `is_barrier` and `is_pure` (no effect, reads no memory, its result a function of its operands and
+  of the work-item: dead when unused, and free to be recomputed or merged with an equal one);
+* its text form: the `keywords` it is printed with (the reader's dispatch table is built from them),
+  `keyword` (the one this instance prints), `print_operands` (the text after the keyword) and the
+  class method `parse`, which reads that text back;
+* its type rules: `verify` yields one message per broken rule; the verifier adds where it happened;
+* its non-operand state: `fields`, which `clone` copies (lists are copied, not shared).
+
+Terminators also say where control goes (`successors`, `replace_successor`); every kind that names
+blocks remaps them in `remap_blocks`. Printer and reader talk to an instruction only through the two
+small protocols below, so neither knows any kind.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, Iterator, Protocol
+
+from .. import types as ty
+from ..values import Value
+
+if TYPE_CHECKING:
+    from ..function import Block, Function
+
+
+class TextWriter(Protocol):
+    """What an instruction may ask of the printer."""
+
+    def operand(self, value: Value) -> str: ...  # `%name`, `@global` or a typed constant
+
+    def operands(self, values) -> str: ...  # comma-separated operands
+
+    def label(self, block: Block) -> str: ...
+
+
+class TextReader(Protocol):
+    """What an instruction may ask of the reader: the tokens of its line after the keyword."""
+
+    def next(self) -> str: ...
+
+    def expect(self, token: str) -> None: ...
+
+    def accept(self, token: str) -> bool: ...
+
+    @property
+    def done(self) -> bool: ...
+
+    def type(self) -> ty.Type: ...
+
+    def int(self) -> int: ...
+
+    def operand(self) -> Value: ...
+
+    def operand_list(self) -> list[Value]: ...
+
+    def block(self) -> Block: ...
+
+    def callee(self) -> Function: ...
+
+
+class Instruction(Value):
+    keywords: ClassVar[tuple[str, ...]] = ()
+    """Every opcode word this kind is printed with (one per opcode of a family)."""
+    fields: ClassVar[tuple[str, ...]] = ()
+    """Attributes besides type, name and operands that make up the instruction (cloned with it)."""
+    defined_before_operands: ClassVar[bool] = False
+    """The reader creates it from the header of its line, before any value exists, and reads the
+    rest in `parse_late` (phis: they break the use-before-definition cycles of loops)."""
+
+    is_terminator: ClassVar[bool] = False
+    has_side_effects: ClassVar[bool] = False
+    reads_memory: ClassVar[bool] = False
+    is_barrier: ClassVar[bool] = False
+    is_pure: ClassVar[bool] = False
+
+    def __init__(self, type: ty.Type, operands: list[Value], name: str = "") -> None:
+        super().__init__(type, name)
+        self.block: Block | None = None
+        self.loc = None
+        self._operands: list[Value] = []
+        for operand in operands:
+            self._add_operand(operand)
+
+    # -- operands and use-lists -------------------------------------------------------------
+
+    @property
+    def operands(self) -> tuple[Value, ...]:
+        return tuple(self._operands)
+
+    def _add_operand(self, value: Value) -> None:
+        self._operands.append(value)
+        if value.tracks_users:
+            value.users.append(self)
+
+    def set_operand(self, index: int, value: Value) -> None:
+        old = self._operands[index]
+        if old.tracks_users:
+            old.users.remove(self)
+        self._operands[index] = value
+        if value.tracks_users:
+            value.users.append(self)
+
+    def replace_uses_of(self, old: Value, new: Value) -> None:
+        for i, operand in enumerate(self._operands):
+            if operand is old:
+                self.set_operand(i, new)
+
+    def drop_operands(self) -> None:
+        for operand in self._operands:
+            if operand.tracks_users:
+                operand.users.remove(self)
+        self._operands = []
+
+    # -- placement ---------------------------------------------------------------------------
+
+    def erase(self) -> None:
+        """Remove from its block and drop its operands; it must have no users left."""
+        assert not self.users, f"erasing {type(self).__name__} that still has users"
+        if self.block is not None:
+            self.block.instructions.remove(self)
+            self.block = None
+        self.drop_operands()
+
+    def detach(self) -> None:
+        """Remove from its block, keeping operands (to re-insert elsewhere)."""
+        if self.block is not None:
+            self.block.instructions.remove(self)
+            self.block = None
+
+    @property
+    def function(self) -> Function | None:
+        return self.block.function if self.block is not None else None
+
+    # -- cloning -----------------------------------------------------------------------------
+
+    def clone(self) -> Instruction:
+        """A new, unplaced instruction of this kind with the same operands, type, name, source
+        location and fields; nothing uses it yet."""
+        new = object.__new__(type(self))
+        Instruction.__init__(new, self.type, self._operands, self.name)
+        new.loc = self.loc
+        for field in self.fields:
+            value = getattr(self, field)
+            setattr(new, field, list(value) if isinstance(value, list) else value)
+        return new
+
+    def remap_blocks(self, blocks: dict) -> None:
+        """Replace every block it names (successors, a phi's predecessors) found in `blocks`."""
+
+    # -- text form ---------------------------------------------------------------------------
+
+    @property
+    def keyword(self) -> str:
+        return self.keywords[0]
+
+    def print_operands(self, p: TextWriter) -> str:
+        """The text after the keyword; by default the operands, comma-separated."""
+        return p.operands(self._operands)
+
+    @classmethod
+    def parse(cls, keyword: str, r: TextReader, name: str) -> Instruction:
+        """Read back what `print_operands` wrote after `keyword`; `name` is the result's name."""
+        raise NotImplementedError(f"{cls.__name__} has no text form")
+
+    def parse_late(self, r: TextReader) -> None:
+        """For `defined_before_operands` kinds: the rest of the line, once every value exists."""
+
+    # -- verification ------------------------------------------------------------------------
+
+    def verify(self) -> Iterator[str]:
+        """The type rules of this kind: one message for each rule it breaks."""
+        return iter(())
+
+
+class Terminator(Instruction):
+    is_terminator = True
+    has_side_effects = True
+
+    @property
+    def successors(self) -> list[Block]:
+        return []
+
+    def replace_successor(self, old: Block, new: Block) -> None:
+        raise NotImplementedError
+
+    def print_operands(self, p: TextWriter) -> str:
+        return ""
+
+
+# -- type rules shared by several kinds -----------------------------------------------------------
+
+
+def is_int_scalar(t: ty.Type) -> bool:
+    return isinstance(t, ty.IntType)
+
+
+def same_type(lhs: Value, rhs: Value) -> Iterator[str]:
+    if lhs.type is not rhs.type:
+        yield f"operand types differ: {lhs.type} and {rhs.type}"
+
+
+def address(pointer: Value, role: str = "address") -> Iterator[str]:
+    if not isinstance(pointer.type, ty.PointerType):
+        yield f"{role} is {pointer.type}, not a pointer"
+
+
+def integer_index(index: Value, role: str = "index") -> Iterator[str]:
+    if not is_int_scalar(index.type):
+        yield f"{role} is {index.type}, not an integer"
+
+
+def result_is(inst: Instruction, want: ty.Type, why: str) -> Iterator[str]:
+    if inst.type is not want:
+        yield f"result is {inst.type}, but {why} {want}"
+
+
+def has_size(t: ty.Type) -> bool:
+    try:
+        t.size
+    except (TypeError, AttributeError):
+        return False
+    return True

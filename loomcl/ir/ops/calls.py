@@ -1,0 +1,135 @@
+"""Calls: of a function of the same module, and of the pure math builtins that code generation
+expands inline.
+"""
+from __future__ import annotations
+
+import enum
+from typing import TYPE_CHECKING, Iterator
+
+from .. import types as ty
+from ..values import Value
+from .base import Instruction, TextReader, TextWriter
+
+if TYPE_CHECKING:
+    from ..function import Function
+
+__all__ = ["Call", "MathFunction", "MathCall"]
+
+
+class Call(Instruction):
+    """A call of a function of the same module (all are inlined before work-group formation)."""
+
+    keywords = ("call",)
+    fields = ("callee",)
+    has_side_effects = True
+    reads_memory = True
+
+    def __init__(self, callee: Function, args: list[Value], name: str = "") -> None:
+        super().__init__(callee.return_type, args, name)
+        self.callee = callee
+
+    args = property(lambda self: self.operands)
+
+    def print_operands(self, p: TextWriter) -> str:
+        return f"@{self.callee.name}({p.operands(self.args)})"
+
+    @classmethod
+    def parse(cls, keyword: str, r: TextReader, name: str) -> Call:
+        callee = r.callee()
+        r.expect("(")
+        if r.accept(")"):
+            return cls(callee, [], name)
+        args = r.operand_list()
+        r.expect(")")
+        return cls(callee, args, name)
+
+    def verify(self) -> Iterator[str]:
+        if [a.type for a in self.args] != [p.type for p in self.callee.params]:
+            yield f"argument types do not match @{self.callee.name}'s parameters"
+        if self.type is not self.callee.return_type:
+            yield f"result is {self.type}, @{self.callee.name} returns {self.callee.return_type}"
+
+
+class MathFunction(enum.Enum):
+    """Pure builtins that code generation expands inline (LLVM intrinsics or open-coded), so they
+    vectorize inside work-item loops. Integer ones carry signedness in the name."""
+
+    SQRT = "sqrt"
+    FABS = "fabs"
+    FMIN = "fmin"
+    FMAX = "fmax"
+    FLOOR = "floor"
+    CEIL = "ceil"
+    TRUNC = "trunc"
+    ROUND = "round"
+    RINT = "rint"
+    EXP = "exp"
+    EXP2 = "exp2"
+    LOG = "log"
+    LOG2 = "log2"
+    LOG10 = "log10"
+    POW = "pow"
+    SIN = "sin"
+    COS = "cos"
+    TAN = "tan"
+    FMA = "fma"
+    COPYSIGN = "copysign"
+    SMIN = "smin"
+    SMAX = "smax"
+    UMIN = "umin"
+    UMAX = "umax"
+    ABS = "abs"  # integer absolute value
+
+    @property
+    def arity(self) -> int:
+        return _ARITY.get(self, 1)
+
+    @property
+    def is_integer(self) -> bool:
+        return self in _INTEGER_FUNCTIONS
+
+
+_M = MathFunction
+_ARITY = {_M.FMIN: 2, _M.FMAX: 2, _M.POW: 2, _M.COPYSIGN: 2, _M.SMIN: 2, _M.SMAX: 2, _M.UMIN: 2, _M.UMAX: 2,
+          _M.FMA: 3}
+_INTEGER_FUNCTIONS = {_M.SMIN, _M.SMAX, _M.UMIN, _M.UMAX, _M.ABS}
+
+
+class MathCall(Instruction):
+    """`math_function` names the builtin (not `function`: that is the enclosing Function). Every
+    argument has the result's type (a scalar or a vector, the same for all)."""
+
+    keywords = tuple(f"math.{m.value}" for m in MathFunction)
+    fields = ("math_function",)
+    is_pure = True
+
+    def __init__(self, function: MathFunction, args: list[Value], type: ty.Type, name: str = "") -> None:
+        super().__init__(type, args, name)
+        self.math_function = function
+
+    args = property(lambda self: self.operands)
+
+    @property
+    def keyword(self) -> str:
+        return f"math.{self.math_function.value}"
+
+    def print_operands(self, p: TextWriter) -> str:
+        return f"{self.type} {p.operands(self.args)}"
+
+    @classmethod
+    def parse(cls, keyword: str, r: TextReader, name: str) -> MathCall:
+        function = MathFunction(keyword[len("math."):])
+        type = r.type()
+        return cls(function, r.operand_list(), type, name)
+
+    def verify(self) -> Iterator[str]:
+        f = self.math_function
+        if len(self.args) != f.arity:
+            yield f"math.{f.value} takes {f.arity} argument{'s' if f.arity > 1 else ''}, not {len(self.args)}"
+        if f.is_integer and not ty.is_int(self.type):
+            yield f"math.{f.value} gives integers, not {self.type}"
+        elif not f.is_integer and not ty.is_float(self.type):
+            yield f"math.{f.value} gives floating-point values, not {self.type}"
+        for i, arg in enumerate(self.args):
+            if arg.type is not self.type:
+                yield f"argument {i} is {arg.type}, not the result's {self.type}"

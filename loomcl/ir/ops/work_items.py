@@ -1,0 +1,79 @@
+"""The work-item's view of the NDRange, and the work-group barrier: real instructions, never calls
+recognized by name. The work-group transforms replace local-id queries by work-item loop counters
+and remove every barrier (transforms/__init__.py)."""
+from __future__ import annotations
+
+import enum
+from typing import Iterator
+
+from .. import types as ty
+from .base import Instruction, TextReader, TextWriter
+from .memory import fence_flags
+
+__all__ = ["Query", "WorkItemQuery", "Barrier"]
+
+
+class Query(enum.Enum):
+    LOCAL_ID = "local_id"
+    GROUP_ID = "group_id"
+    LOCAL_SIZE = "local_size"
+    ENQUEUED_LOCAL_SIZE = "enqueued_local_size"
+    NUM_GROUPS = "num_groups"
+    GLOBAL_SIZE = "global_size"
+    GLOBAL_OFFSET = "global_offset"
+    WORK_DIM = "work_dim"
+
+
+class WorkItemQuery(Instruction):
+    """A work-item or NDRange property in dimension `dim` (0..2), as i64. `get_global_id` is
+    lowered to group_id * enqueued_local_size + local_id + global_offset. Pure: within one
+    work-item it always gives the same value."""
+
+    keywords = tuple(q.value for q in Query)
+    fields = ("query", "dim")
+    is_pure = True
+
+    def __init__(self, query: Query, dim: int = 0, name: str = "") -> None:
+        super().__init__(ty.i64, [], name)
+        self.query = query
+        self.dim = dim
+
+    @property
+    def keyword(self) -> str:
+        return self.query.value
+
+    def print_operands(self, p: TextWriter) -> str:
+        return str(self.dim)
+
+    @classmethod
+    def parse(cls, keyword: str, r: TextReader, name: str) -> WorkItemQuery:
+        return cls(Query(keyword), r.int(), name)
+
+    def verify(self) -> Iterator[str]:
+        if self.dim not in (0, 1, 2):
+            yield f"dimension {self.dim!r} is not 0, 1 or 2"
+        if self.type is not ty.i64:
+            yield f"result is {self.type}, not i64"
+
+
+class Barrier(Instruction):
+    """A work-group barrier. `flags` holds CLK_LOCAL_MEM_FENCE (1) | CLK_GLOBAL_MEM_FENCE (2)."""
+
+    keywords = ("barrier",)
+    fields = ("flags",)
+    has_side_effects = True
+    is_barrier = True
+
+    def __init__(self, flags: int) -> None:
+        super().__init__(ty.void, [])
+        self.flags = flags
+
+    def print_operands(self, p: TextWriter) -> str:
+        return str(self.flags)
+
+    @classmethod
+    def parse(cls, keyword: str, r: TextReader, name: str) -> Barrier:
+        return cls(r.int())
+
+    def verify(self) -> Iterator[str]:
+        yield from fence_flags(self.flags)
