@@ -78,3 +78,29 @@ no:
 }"""
     f = work_group_function(read_module(text), "k", (8, 1, 1), PipelineOptions(verify=True))
     assert not any(isinstance(i, ir.MathCall) for i in f.instructions())
+
+
+def test_guard_followed_by_common_code_is_kept():
+    """`if (lid == 1) {...}` then code for every work-item (regressions fuzz_22 and fuzz_357): the
+    skipped path does not lead straight to the latch, so the guard must stay per work-item."""
+    text = """kernel @k(ptr.global %out, i64 %s) {
+entry:
+  %lid = local_id 0
+  %p = elementptr i32, %out, %lid
+  %c = cmp eq %lid, i64 1
+  branch %c, yes, join
+yes:
+  store i32 5, %p
+  jump join
+join:
+  %v = load i32, %p
+  %w = add %v, i32 1
+  store %w, %p
+  ret
+}"""
+    f = work_group_function(read_module(text), "k", (4, 1, 1), PipelineOptions(verify=True))
+    (loop,) = f.work_item_loops
+    assert loop.lower.value == 0 and loop.upper.value == 4  # still every work-item
+    out = np.zeros(4, np.int32)
+    interp.run_work_groups(f, [out, 0], (1,))
+    np.testing.assert_array_equal(out, [1, 6, 1, 1])
