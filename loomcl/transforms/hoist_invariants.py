@@ -20,12 +20,8 @@ from __future__ import annotations
 from ..ir import instructions as ins
 from ..ir.function import Block, Function, WorkItemLoop
 
-_PURE = (ins.BinaryOp, ins.Compare, ins.Cast, ins.Select, ins.FNeg, ins.MathCall, ins.ElementPtr, ins.FieldPtr,
-         ins.ExtractElement, ins.InsertElement, ins.ShuffleVector)
-
-
 def _invariant(inst: ins.Instruction, blocks: set[Block]) -> bool:
-    return isinstance(inst, _PURE) and not inst.has_side_effects and all(
+    return inst.is_pure and all(
         not isinstance(v, ins.Instruction) or v.block not in blocks for v in inst.operands)
 
 
