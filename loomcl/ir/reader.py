@@ -9,9 +9,10 @@ in a block printed before its definer's block). Every instruction line is first 
 record; instructions are then built on demand, an operand's definer first (recursively, memoized).
 Phis (kinds that are `defined_before_operands`) are built upfront, because their type is written out
 and they break every cycle of the dependence graph in valid SSA; their incoming values are filled in
-last. Each line's opcode keyword picks the instruction class (a table built from the classes'
-`keywords`), which parses the rest of the line through `_InstructionCursor`; a line must be used up. `call` lines may name
-functions defined later in the module, so all function headers are read before any body.
+last. `call` lines may name functions defined later in the module, so all function headers are read
+before any body. Each line's opcode keyword picks the instruction class (a table built from the
+classes' `keywords`), which parses the rest of the line through `_InstructionCursor`; a line must
+be used up.
 
 Names are kept exactly as printed (`%x.1` becomes a value named `x.1`), which makes
 `print(read(print(f))) == print(f)`. Work-item loops (`work_item_loop x, counter %c, latch L` after a

@@ -11,7 +11,7 @@ from typing import Iterator
 
 from .. import types as ty
 from ..values import Value
-from .base import Instruction, TextReader, TextWriter, result_is, same_type
+from .base import Instruction, TextReader, TextWriter, read_operands, result_is, same_type
 
 __all__ = ["BinaryOpcode", "BinaryOp", "FNeg", "Predicate", "Compare", "CastOpcode", "Cast", "Select"]
 
@@ -289,7 +289,7 @@ class Select(Instruction):
 
     @classmethod
     def parse(cls, keyword: str, r: TextReader, name: str) -> Select:
-        return cls(*r.operand_list(), name=name)
+        return cls(*read_operands(r, 3), name=name)
 
     def verify(self) -> Iterator[str]:
         arms = self.if_true.type

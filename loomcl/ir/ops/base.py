@@ -191,6 +191,15 @@ class Terminator(Instruction):
         return ""
 
 
+def read_operands(r: TextReader, count: int) -> list[Value]:
+    """Exactly `count` comma-separated operands."""
+    values = [r.operand()]
+    for _ in range(count - 1):
+        r.expect(",")
+        values.append(r.operand())
+    return values
+
+
 # -- type rules shared by several kinds -----------------------------------------------------------
 
 

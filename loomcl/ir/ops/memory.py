@@ -12,7 +12,7 @@ from typing import Iterator
 
 from .. import types as ty
 from ..values import Value
-from .base import Instruction, TextReader, TextWriter, address, has_size, integer_index, result_is
+from .base import Instruction, TextReader, TextWriter, address, has_size, integer_index, read_operands, result_is
 
 __all__ = ["Alloca", "Load", "Store", "ElementPtr", "FieldPtr", "AtomicOpcode", "AtomicRMW", "AtomicCmpXchg",
            "Fence"]
@@ -241,7 +241,7 @@ class AtomicCmpXchg(Instruction):
 
     @classmethod
     def parse(cls, keyword: str, r: TextReader, name: str) -> AtomicCmpXchg:
-        return cls(*r.operand_list(), name=name)
+        return cls(*read_operands(r, 3), name=name)
 
     def verify(self) -> Iterator[str]:
         yield from address(self.pointer)

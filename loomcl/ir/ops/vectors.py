@@ -5,7 +5,7 @@ from typing import Iterator
 
 from .. import types as ty
 from ..values import Value
-from .base import Instruction, TextReader, TextWriter, integer_index, result_is
+from .base import Instruction, TextReader, TextWriter, integer_index, read_operands, result_is
 
 __all__ = ["ExtractElement", "InsertElement", "ShuffleVector"]
 
@@ -20,7 +20,7 @@ class ExtractElement(Instruction):
     is_pure = True
 
     def __init__(self, vector: Value, index: Value, name: str = "") -> None:
-        super().__init__(vector.type.element, [vector, index], name)
+        super().__init__(ty.scalar_of(vector.type), [vector, index], name)
 
     vector = property(lambda self: self._operands[0])
     index = property(lambda self: self._operands[1])
@@ -51,7 +51,7 @@ class InsertElement(Instruction):
 
     @classmethod
     def parse(cls, keyword: str, r: TextReader, name: str) -> InsertElement:
-        return cls(*r.operand_list(), name=name)
+        return cls(*read_operands(r, 3), name=name)
 
     def verify(self) -> Iterator[str]:
         yield from _vector(self.vector, "the vector operand")
@@ -69,7 +69,7 @@ class ShuffleVector(Instruction):
     is_pure = True
 
     def __init__(self, a: Value, b: Value, mask: list[int], name: str = "") -> None:
-        super().__init__(ty.VectorType(a.type.element, len(mask)), [a, b], name)
+        super().__init__(ty.VectorType(ty.scalar_of(a.type), len(mask)), [a, b], name)
         self.mask = tuple(mask)
 
     def print_operands(self, p: TextWriter) -> str:
