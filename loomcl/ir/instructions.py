@@ -10,20 +10,5 @@ live in `ops/`, one module per family; this module gathers them, so passes write
 """
 from __future__ import annotations
 
-from .ops import arithmetic as _arithmetic
-from .ops import calls as _calls
-from .ops import control as _control
-from .ops import memory as _memory
-from .ops import vectors as _vectors
-from .ops import work_items as _work_items
-from .ops.arithmetic import *  # noqa: F401,F403
-from .ops.base import Instruction, TextReader, TextWriter
-from .ops.calls import *  # noqa: F401,F403
-from .ops.control import *  # noqa: F401,F403
-from .ops.memory import *  # noqa: F401,F403
-from .ops.vectors import *  # noqa: F401,F403
-from .ops.work_items import *  # noqa: F401,F403
-from .ops import instruction_classes
-
-__all__ = ["Instruction", "TextReader", "TextWriter", "instruction_classes"] + [
-    name for family in (_arithmetic, _memory, _calls, _work_items, _vectors, _control) for name in family.__all__]
+from .ops import *  # noqa: F401,F403
+from .ops import __all__  # noqa: F401

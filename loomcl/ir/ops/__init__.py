@@ -3,7 +3,8 @@ them under one name (`ins.BinaryOp`, `ins.Phi`, ...).
 
 Each kind is a class that owns its meaning (base.py says what that is): operands as typed properties,
 traits, text form (print and parse), type rules, cloning. The printer, reader, verifier and cloning
-ask the instruction, so a new kind is one class in one of these modules (listed in its `__all__`):
+ask the instruction, so a new kind is one class in one of these modules (listed in its `__all__`; a
+new family module is also named in `FAMILIES` below):
 
     class Popcount(Instruction):
         keywords = ("popcount",)            # printed as `%n = popcount %x`; the reader finds it by this
@@ -26,9 +27,18 @@ Code generation, uniformity and the test interpreter still dispatch on the class
 a meaning of their own.
 """
 from . import arithmetic, calls, control, memory, vectors, work_items
-from .base import Instruction
+from .arithmetic import *  # noqa: F401,F403
+from .base import Instruction, TextReader, TextWriter
+from .calls import *  # noqa: F401,F403
+from .control import *  # noqa: F401,F403
+from .memory import *  # noqa: F401,F403
+from .vectors import *  # noqa: F401,F403
+from .work_items import *  # noqa: F401,F403
 
 FAMILIES = (arithmetic, memory, calls, work_items, vectors, control)
+
+__all__ = ["Instruction", "TextReader", "TextWriter", "instruction_classes"] + [
+    name for family in FAMILIES for name in family.__all__]
 
 
 def instruction_classes() -> list[type[Instruction]]:
@@ -39,4 +49,4 @@ def instruction_classes() -> list[type[Instruction]]:
         stack += cls.__subclasses__()
         if cls.keywords:
             found.append(cls)
-    return sorted(found, key=lambda c: c.__name__)
+    return sorted(set(found), key=lambda c: c.__name__)
