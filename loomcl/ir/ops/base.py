@@ -72,10 +72,16 @@ class Instruction(Value):
     rest in `parse_late` (phis: they break the use-before-definition cycles of loops)."""
 
     is_terminator: ClassVar[bool] = False
+    """Ends its block; `successors` says where control goes next."""
     has_side_effects: ClassVar[bool] = False
+    """Writes memory, transfers control or synchronizes: never deleted, duplicated or moved freely."""
     reads_memory: ClassVar[bool] = False
+    """Its result depends on memory, so it does not move across writes."""
     is_barrier: ClassVar[bool] = False
+    """A work-group barrier: work-group formation splits the CFG at it."""
     is_pure: ClassVar[bool] = False
+    """No effect, reads no memory, result a function of the operands (and of the work-item): dead
+    when unused, free to be recomputed elsewhere (rematerialized) or merged with an equal one."""
 
     def __init__(self, type: ty.Type, operands: list[Value], name: str = "") -> None:
         super().__init__(type, name)
