@@ -28,8 +28,23 @@ def _local_size(text: str) -> tuple[int, int, int]:
 
 
 def _build_options(args) -> str:
+    """The build-options string, with --print-after and --verify-each as their -loomcl-* switches."""
+    from .options import CompilerOptions
+
     words = [f"-D{d}" for d in args.define] + [f"-U{u}" for u in args.undefine] + [f"-I{i}" for i in args.include]
+    words += [CompilerOptions.PRINT_AFTER + name for name in args.print_after]
+    words += ["-loomcl-verify-each"] if args.verify_each else []
     return " ".join(words + ([args.options] if args.options else []))
+
+
+def _unknown_pass(args) -> str | None:
+    """An error message if --print-after names no pass of the pipeline."""
+    from .transforms.pipeline import PASS_NAMES, unknown_pass_names
+
+    unknown = unknown_pass_names(args.print_after)
+    if not unknown:
+        return None
+    return f"loomcl build: unknown pass '{unknown[0]}' for --print-after; the passes are {', '.join(PASS_NAMES)} (or all)"
 
 
 def cmd_build(args) -> int:
@@ -37,6 +52,10 @@ def cmd_build(args) -> int:
     from .frontend.printer import format_tree
     from .ir import print_function, print_module
 
+    error = _unknown_pass(args)
+    if error:
+        print(error, file=sys.stderr)
+        return 2
     source = open(args.file, encoding="utf-8").read()
     options = _build_options(args)
     try:
@@ -65,7 +84,7 @@ def cmd_build(args) -> int:
             from . import codegen
 
             emit = codegen.llvm_ir if args.emit == "llvm" else codegen.assembly
-            print(emit(function, program.kernels[name], program.codegen_options()))
+            print(emit(function, program.kernels[name], program.options))
     return 0
 
 
@@ -96,6 +115,11 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("-U", dest="undefine", action="append", default=[], metavar="NAME")
     b.add_argument("-I", dest="include", action="append", default=[], metavar="DIR")
     b.add_argument("--options", default="", help="more build options, as given to Program.build")
+    b.add_argument("--print-after", action="append", default=[], metavar="PASS",
+                   help="print the IR after this work-group pass to stderr, headed '; IR after PASS' "
+                        "(repeatable; 'all' for every pass; wg, llvm, asm)")
+    b.add_argument("--verify-each", action="store_true",
+                   help="run the IR verifier after every work-group pass (wg, llvm, asm)")
     return p
 
 

@@ -6,8 +6,9 @@
 
 `build()` runs the front half once per program; the back half runs lazily, once per (kernel, local
 size), because a work-group function is specialized for its local size (constant trip counts).
-Loomcl-specific build options (`-loomcl-...`) choose pipeline and codegen variants so that the
-benchmark can show what each technique is worth.
+Loomcl-specific build options (`-loomcl-...`, loomcl/options.py) choose pipeline and codegen variants
+so that the benchmark can show what each technique is worth; they are parsed once, here, into the
+frozen `CompilerOptions` that both halves read.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from . import frontend
 from .codegen.abi import KernelParam, KernelSignature, ParamKind, WorkGroupFunction
 from .frontend import ast
 from .frontend import types as ft
+from .options import CompilerOptions
 
 _KIND_OF_SPACE = {
     ft.AddressSpace.GLOBAL: ParamKind.GLOBAL_POINTER,
@@ -52,39 +54,6 @@ def kernel_signature(decl: ast.FunctionDecl) -> KernelSignature:
     return KernelSignature(decl.name, tuple(kernel_param(p) for p in decl.params), decl.reqd_work_group_size)
 
 
-@dataclass(frozen=True)
-class CompilerOptions:
-    """What a build string's `-loomcl-*` switches select (everything else is the front-end's)."""
-
-    structured: bool = True  # keep uniform barrier loops as scalar control flow
-    fold_guards: bool = True  # fold `if (lid < s)` into work-item loop bounds
-    horizontal_loops: bool = True  # implicit barriers in uniform inner loops (pocl 4.6)
-    context_all: bool = False  # context arrays for every value crossing a barrier
-    parallel_metadata: bool = True  # llvm.loop parallel_accesses on work-item loops
-    vectorize: bool = True  # LLVM loop and SLP vectorizers
-
-    SWITCHES = {
-        "-loomcl-no-structured": ("structured", False),
-        "-loomcl-no-fold-guards": ("fold_guards", False),
-        "-loomcl-no-horizontal-loops": ("horizontal_loops", False),
-        "-loomcl-context-all": ("context_all", True),
-        "-loomcl-no-parallel-metadata": ("parallel_metadata", False),
-        "-loomcl-no-vectorize": ("vectorize", False),
-    }
-
-    @classmethod
-    def split(cls, options: str) -> tuple[CompilerOptions, str]:
-        """Take loomcl's own switches out of a build option string."""
-        values, rest = {}, []
-        for word in options.split():
-            if word in cls.SWITCHES:
-                name, value = cls.SWITCHES[word]
-                values[name] = value
-            else:
-                rest.append(word)
-        return cls(**values), " ".join(rest)
-
-
 @dataclass
 class CompiledProgram:
     """A built program: its kernels' signatures, and their work-group functions on demand."""
@@ -99,17 +68,10 @@ class CompiledProgram:
     def work_group_ir(self, kernel_name: str, local_size: tuple[int, int, int], ids_fit_int: bool = False):
         """The kernel in work-group form for one local size. `ids_fit_int`: the launch promises that
         every global id fits in a C int (the runtime checks offset + global size)."""
-        from .transforms.pipeline import PipelineOptions, work_group_function
+        from .transforms.pipeline import work_group_function
 
-        o = self.options
-        pipeline = PipelineOptions(context_all=o.context_all, structured=o.structured, fold_guards=o.fold_guards,
-                                   horizontal_loops=o.horizontal_loops, ids_fit_int=ids_fit_int)
-        return work_group_function(self.module, kernel_name, tuple(local_size), pipeline)
-
-    def codegen_options(self):
-        from .codegen import CodegenOptions
-
-        return CodegenOptions(parallel_metadata=self.options.parallel_metadata, vectorize=self.options.vectorize)
+        options = self.options.replace(ids_fit_int=ids_fit_int)
+        return work_group_function(self.module, kernel_name, tuple(local_size), options)
 
     def work_group_function(self, kernel_name: str, local_size: tuple[int, int, int],
                             ids_fit_int: bool = False) -> WorkGroupFunction:
@@ -124,8 +86,7 @@ class CompiledProgram:
         from .codegen import compile_work_group
 
         function = self.work_group_ir(kernel_name, local_size, ids_fit_int)
-        codegen = self.codegen_options()
-        return compile_work_group(function, self.kernels[kernel_name], codegen)
+        return compile_work_group(function, self.kernels[kernel_name], self.options)
 
 
 def build(source: str, options: str = "", filename: str = "<kernel>") -> CompiledProgram:
@@ -137,11 +98,21 @@ def _build(source: str, options: str, filename: str) -> CompiledProgram:
     from .lower import lower_program
 
     compiler_options, rest = CompilerOptions.split(options or "")
+    _check_pass_names(compiler_options)
     build_options = frontend.parse_options(rest)
     unit = frontend.parse_program(source, build_options, filename)
     module = lower_program(unit)
     kernels = {decl.name: kernel_signature(decl) for decl in unit.kernels}
     return CompiledProgram(module, kernels, compiler_options)
+
+
+def _check_pass_names(options: CompilerOptions) -> None:
+    from .transforms.pipeline import PASS_NAMES, unknown_pass_names
+
+    unknown = unknown_pass_names(options.print_after)
+    if unknown:
+        raise frontend.OptionError(CompilerOptions.PRINT_AFTER + unknown[0],
+                                   f"unknown pass (the passes are {', '.join(PASS_NAMES)}, or all)")
 
 
 DEEP_STACK_BYTES = 512 << 20  # virtual; pages are touched only as deep as the recursion goes

@@ -55,3 +55,27 @@ def test_build_defines_and_unknown_kernel(kernel_file, tmp_path, capsys):
     assert "store i32 42" in capsys.readouterr().out
     assert main(["build", kernel_file, "--kernel", "nope"]) == 1
     assert "no kernel named 'nope' (kernels: vadd, reduce, matmul)" in capsys.readouterr().err
+
+
+def test_print_after_prints_the_named_passes_to_stderr(kernel_file, capsys):
+    assert main(["build", kernel_file, "--kernel", "reduce", "--local-size", "64",
+                 "--print-after", "subcfg-formation", "--print-after", "fold-local-id-guards"]) == 0
+    captured = capsys.readouterr()
+    headers = [line for line in captured.err.splitlines() if line.startswith("; IR after")]
+    assert headers == ["; IR after subcfg-formation", "; IR after fold-local-id-guards"]
+    after_fold = captured.err.split("; IR after fold-local-id-guards", 1)[1]
+    assert "work_item_loop x" in after_fold and "math.umin i64 %s" in after_fold  # the folded guard
+    assert "; IR after" not in captured.out and "work_item_loop x" in captured.out  # the result on stdout
+
+
+def test_print_after_all_and_verify_each(kernel_file, capsys):
+    assert main(["build", kernel_file, "--kernel", "vadd", "--print-after", "all", "--verify-each"]) == 0
+    err = capsys.readouterr().err
+    assert "; IR after inline\n" in err and "; IR after hoist-invariants\n" in err
+
+
+def test_print_after_an_unknown_pass_lists_the_passes(kernel_file, capsys):
+    assert main(["build", kernel_file, "--print-after", "fold-guards"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown pass 'fold-guards' for --print-after" in err
+    assert "the passes are inline, mem2reg, simplify, " in err and "fold-local-id-guards" in err and "(or all)" in err

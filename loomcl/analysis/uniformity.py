@@ -82,11 +82,12 @@ Op = ins.BinaryOpcode
 class Uniformity:
     """`shape(v)`, `is_uniform(v)`, `is_divergent(block)` (its terminator branches divergently)."""
 
-    def __init__(self, function: Function, along_x: bool = False) -> None:
+    def __init__(self, function: Function, along_x: bool = False,
+                 postdom: PostDominatorTree | None = None) -> None:
         self.function = function
         self.along_x = along_x
         self.order = reverse_post_order(function.entry, lambda b: b.successors)
-        self.postdom = PostDominatorTree(function)
+        self.postdom = postdom or PostDominatorTree(function)
         self.shapes: dict[Value, Shape] = {}
         self.forced: set[Value] = set()  # made VARYING by divergence
         self.divergent: set[Block] = set()

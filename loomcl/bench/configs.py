@@ -1,6 +1,6 @@
 """Named compiler configurations for `--config`: each switches one loomcl technique off, so that a row can
 be set beside the same row with the technique on. The compiler honours the build options
-(loomcl/compiler.py, CompilerOptions); a thread count is set on the worker pool before each timed run.
+(loomcl/options.py, CompilerOptions); a thread count is set on the worker pool before each timed run.
 This table is the one place that names them."""
 from __future__ import annotations
 

@@ -6,6 +6,7 @@ Public API (the integrator calls these from loomcl/compiler.py and the CLI):
     llvm_ir(function, params=None, options=DEFAULT_OPTIONS, optimized=True) -> str  # --emit llvm
     assembly(function, params=None, options=DEFAULT_OPTIONS) -> str                  # --emit asm
 
+`options` is the one options object (loomcl/options.py); codegen reads its codegen fields.
 `function` is the kernel in work-group form (transforms/__init__.py) with `local_size` set.
 `params` says how the runtime fills each argument slot (abi.py): a `KernelSignature`, a list of
 `ParamKind`, or None to read the kinds off the parameter types (ptr.local -> LOCAL_POINTER, other
@@ -27,14 +28,14 @@ import threading
 from dataclasses import dataclass
 
 from ..ir.function import Function
+from ..options import DEFAULT_OPTIONS, CompilerOptions
 from . import cache, jit, target
 from .abi import KernelSignature, ParamKind, WorkGroupFunction
 from .entry import KernelModule, build_kernel_module
 from .errors import CodegenError
-from .options import DEFAULT_OPTIONS, CodegenOptions
 
-__all__ = ["CodegenError", "CodegenOptions", "DEFAULT_OPTIONS", "WorkGroupFunction", "assembly",
-           "compile_work_group", "kernel_module", "llvm_ir", "stats"]
+__all__ = ["CodegenError", "DEFAULT_OPTIONS", "WorkGroupFunction", "assembly", "compile_work_group",
+           "kernel_module", "llvm_ir", "stats"]
 
 Params = KernelSignature | list[ParamKind] | tuple[ParamKind, ...] | None
 
@@ -52,14 +53,14 @@ _COMPILE_LOCK = threading.Lock()
 
 
 def kernel_module(function: Function, params: Params = None,
-                  options: CodegenOptions = DEFAULT_OPTIONS) -> KernelModule:
+                  options: CompilerOptions = DEFAULT_OPTIONS) -> KernelModule:
     """The unoptimized LLVM IR of a kernel specialization, with its entry symbol and local layout."""
     triple, datalayout = target.triple_and_datalayout()
     return build_kernel_module(function, params, options, triple, datalayout)
 
 
 def compile_work_group(function: Function, params: Params = None,
-                       options: CodegenOptions = DEFAULT_OPTIONS) -> WorkGroupFunction:
+                       options: CompilerOptions = DEFAULT_OPTIONS) -> WorkGroupFunction:
     """Native code for one kernel at one local size; the result's `address` is an abi.ENTRY_CTYPE."""
     module = kernel_module(function, params, options)
     key = cache.cache_key(module.text, options)
@@ -80,7 +81,7 @@ def compile_work_group(function: Function, params: Params = None,
         return compiled
 
 
-def _optimize_to_object(text: str, options: CodegenOptions) -> bytes:
+def _optimize_to_object(text: str, options: CompilerOptions) -> bytes:
     with target.LLVM_LOCK:
         llvm_module = target.parse(text)
         target.optimize(llvm_module, options)
@@ -88,7 +89,7 @@ def _optimize_to_object(text: str, options: CodegenOptions) -> bytes:
         return target.emit_object(llvm_module, options)
 
 
-def llvm_ir(function: Function, params: Params = None, options: CodegenOptions = DEFAULT_OPTIONS,
+def llvm_ir(function: Function, params: Params = None, options: CompilerOptions = DEFAULT_OPTIONS,
             optimized: bool = True) -> str:
     """LLVM IR text of the kernel specialization, after the O3 pipeline unless `optimized=False`."""
     text = kernel_module(function, params, options).text
@@ -100,7 +101,7 @@ def llvm_ir(function: Function, params: Params = None, options: CodegenOptions =
         return str(llvm_module)
 
 
-def assembly(function: Function, params: Params = None, options: CodegenOptions = DEFAULT_OPTIONS) -> str:
+def assembly(function: Function, params: Params = None, options: CompilerOptions = DEFAULT_OPTIONS) -> str:
     """Host assembly of the optimized kernel specialization."""
     with target.LLVM_LOCK:
         llvm_module = target.parse(kernel_module(function, params, options).text)

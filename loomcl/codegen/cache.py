@@ -1,7 +1,8 @@
 """The on-disk object cache: a second process builds the same kernel without running LLVM's optimizer.
 
 Key: sha256 over the unoptimized LLVM IR text (a complete function of the kernel IR, the local size,
-the parameter kinds and the parallel-loop marks), the code-generating options, the loomcl, codegen
+the parameter kinds and the parallel-loop marks), the code-generating options
+(`CompilerOptions.codegen_key`; the pipeline's options change the IR text itself), the loomcl, codegen
 and LLVM versions, and the host CPU name and features (an object built for AVX-512 must not run on an
 AVX2 machine sharing a home directory). Value: the object file, loaded by jit.load_object.
 
@@ -17,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 from ..version import __version__
-from .options import CodegenOptions
+from ..options import CompilerOptions
 from .target import host_cpu, llvm_version
 
 CODEGEN_VERSION = "1"  # bump when target.py's pipeline changes the code for unchanged LLVM IR text
@@ -28,10 +29,10 @@ def cache_directory() -> Path:
     return Path(configured) if configured else Path.home() / ".cache" / "loomcl"
 
 
-def cache_key(llvm_text: str, options: CodegenOptions) -> str:
+def cache_key(llvm_text: str, options: CompilerOptions) -> str:
     cpu, features = host_cpu()
     digest = hashlib.sha256()
-    for part in (CODEGEN_VERSION, __version__, llvm_version(), cpu, features, options.key(), llvm_text):
+    for part in (CODEGEN_VERSION, __version__, llvm_version(), cpu, features, options.codegen_key(), llvm_text):
         digest.update(part.encode())
         digest.update(b"\0")
     return digest.hexdigest()

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Function
+from ..options import CompilerOptions
 from .abi import LAUNCH_FIELDS, LOCAL_ALIGN, PRIVATE_ARENA_THRESHOLD, KernelSignature, ParamKind
 from .errors import CodegenError
 from .llvm_emitter import BodyEnvironment, FunctionEmitter, callee_symbol
 from .llvm_module import LAUNCH_TYPE, ModuleText, quote
 from .llvm_types import llvm_type
-from .options import CodegenOptions
 
 _ATTRIBUTES = [
     "attributes #0 = { alwaysinline nounwind }",
@@ -49,7 +49,7 @@ def entry_symbol(function: Function) -> str:
 
 
 def build_kernel_module(function: Function, params: KernelSignature | list[ParamKind] | None,
-                        options: CodegenOptions, triple: str, datalayout: str) -> KernelModule:
+                        options: CompilerOptions, triple: str, datalayout: str) -> KernelModule:
     if function.local_size is None:
         raise CodegenError(f"@{function.name} is not in work-group form: its local_size is not set")
     kinds = param_kinds(function, params)
@@ -119,7 +119,7 @@ def layout_arena(function: Function) -> tuple[dict, dict, int, int]:
 # -- the body and its callees -----------------------------------------------------------------------
 
 
-def _emit_body(function: Function, module: ModuleText, options: CodegenOptions, offsets: dict,
+def _emit_body(function: Function, module: ModuleText, options: CompilerOptions, offsets: dict,
                private_offsets: dict, symbol: str) -> None:
     env = BodyEnvironment(local_offsets=offsets, private_offsets=private_offsets)
     emitter = FunctionEmitter(function, module, options, env)
@@ -128,7 +128,7 @@ def _emit_body(function: Function, module: ModuleText, options: CodegenOptions, 
     _emit_callees(emitter.callees, module, options)
 
 
-def _emit_callees(pending: list[Function], module: ModuleText, options: CodegenOptions) -> None:
+def _emit_callees(pending: list[Function], module: ModuleText, options: CompilerOptions) -> None:
     """Functions still called after inlining (not expected, but legal): internal and always inlined."""
     done: set[str] = set()
     while pending:

@@ -26,11 +26,11 @@ from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Block, Function
 from ..ir.values import Constant, GlobalVariable, Undef, Value, VectorConstant
+from ..options import CompilerOptions
 from .errors import CodegenError
 from .llvm_math import emit_math
 from .llvm_module import LAUNCH_TYPE, ModuleText, quote
 from .llvm_types import format_constant, llvm_type
-from .options import CodegenOptions
 
 _QUERY_FIELDS = {
     ins.Query.ENQUEUED_LOCAL_SIZE: "enqueued_local_size",
@@ -97,7 +97,7 @@ class _Namer:
 class FunctionEmitter:
     """Emits one IR function as an LLVM `define`. `env` is None for a plain (non-body) function."""
 
-    def __init__(self, function: Function, module: ModuleText, options: CodegenOptions,
+    def __init__(self, function: Function, module: ModuleText, options: CompilerOptions,
                  env: BodyEnvironment | None = None) -> None:
         self.function = function
         self.module = module

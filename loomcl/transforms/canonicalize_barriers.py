@@ -23,7 +23,9 @@ from __future__ import annotations
 from ..ir import instructions as ins
 from ..ir.function import Block, Function
 from .inline import split_block_after
+from .passes import PassContext
 
+NAME = "canonicalize-barriers"
 ENTRY_FLAGS = EXIT_FLAGS = 0
 
 
@@ -84,7 +86,8 @@ def split_edge(source: Block, target: Block, name: str) -> Block:
     return middle
 
 
-def run(function: Function) -> None:
+def run(function: Function, analyses: PassContext) -> bool:
+    """Always a change: the prologue and the entry and exit barriers are new."""
     exit_block = unify_returns(function)
     make_prologue(function)
     for barrier in [i for i in function.instructions() if isinstance(i, ins.Barrier)]:
@@ -96,3 +99,4 @@ def run(function: Function) -> None:
             (succ,) = block.successors
             if len(preds[succ]) > 1 or succ.phis or is_barrier_block(succ):
                 split_edge(block, succ, block.name + ".next")
+    return True

@@ -41,7 +41,9 @@ from ..ir.function import Block, Function, WorkItemLoop
 from ..ir.values import Constant, Value
 from .canonicalize_barriers import split_edge
 from .narrow_work_item_ids import within_global_range
+from .passes import PassContext
 
+NAME = "fold-local-id-guards"
 P = ins.Predicate
 _SWAPPED = {P.SLT: P.SGT, P.SGT: P.SLT, P.SLE: P.SGE, P.SGE: P.SLE, P.ULT: P.UGT, P.UGT: P.ULT,
             P.ULE: P.UGE, P.UGE: P.ULE, P.EQ: P.EQ, P.NE: P.NE}
@@ -208,8 +210,11 @@ def fold(m: _Match) -> None:
     m.loop.header.append(ins.Jump(m.active))
 
 
-def run(function: Function) -> None:
+def run(function: Function, analyses: PassContext) -> bool:
+    folded = False
     for loop in function.innermost_loops():
         found = match(function, loop)
         if found is not None:
             fold(found)
+            folded = True
+    return folded

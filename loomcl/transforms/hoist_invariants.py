@@ -17,8 +17,14 @@ stores, atomics and phis never move.
 """
 from __future__ import annotations
 
+from ..analysis.manager import CFG_ANALYSES
 from ..ir import instructions as ins
 from ..ir.function import Block, Function, WorkItemLoop
+from .passes import PassContext
+
+NAME = "hoist-invariants"
+PRESERVES = CFG_ANALYSES  # instructions move into existing preheaders
+
 
 def _invariant(inst: ins.Instruction, blocks: set[Block]) -> bool:
     return inst.is_pure and all(
@@ -38,7 +44,7 @@ def hoist_loop(loop: WorkItemLoop) -> bool:
     return moved
 
 
-def run(function: Function) -> bool:
+def run(function: Function, analyses: PassContext) -> bool:
     changed = False
     for loop in sorted(function.work_item_loops, key=lambda loop: len(loop.blocks)):  # inner first
         while hoist_loop(loop):  # again for operands defined in later blocks

@@ -53,9 +53,10 @@ The rules:
   * not a loop with no varying instruction (nothing per work-item to parallelize).
 A group of one work-item gains nothing and is left alone.
 
-Expects: SSA after inline, mem2reg and simplify (uniformity is computed here), before
-canonicalize-barriers (which isolates the barriers added here). Guarantees: a verified function
-whose selected loops hold `barrier 0` at the places above; returns the number of loops changed.
+Expects: SSA after inline, mem2reg and simplify (its uniformity, loops and the local size come from
+the analyses), before canonicalize-barriers (which isolates the barriers added here). Guarantees: a
+verified function whose selected loops hold `barrier 0` at the places above; returns whether any
+loop was changed.
 """
 from __future__ import annotations
 
@@ -65,7 +66,9 @@ from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Function
 from ..ir.values import Constant
+from .passes import PassContext
 
+NAME = "implicit-loop-barriers"
 IMPLICIT_FLAGS = 0
 MAX_UNROLLED_TRIPS = 16
 
@@ -204,20 +207,18 @@ def add_barriers(loop: Loop, uniformity: Uniformity) -> None:
     header.insert(header.first_non_phi_index, ins.Barrier(IMPLICIT_FLAGS))
 
 
-def candidates(function: Function, local_size, uniformity: Uniformity | None = None) -> list[Loop]:
-    uniformity = uniformity or Uniformity(function)
-    along_x = Uniformity(function, along_x=True)
-    loops = LoopInfo(function)
-    return [loop for loop in loops.loops
-            if legal(loop, uniformity) and profitable(loop, loops, uniformity, along_x, local_size)]
+def candidates(function: Function, analyses: PassContext) -> list[Loop]:
+    uniformity, loops = analyses.uniformity, analyses.loops
+    return [loop for loop in loops.loops if legal(loop, uniformity) and
+            profitable(loop, loops, uniformity, analyses.uniformity_along_x, analyses.local_size)]
 
 
-def run(function: Function, local_size=(2, 1, 1)) -> int:
-    local_size = tuple(local_size) + (1,) * (3 - len(local_size))
-    if local_size[0] * local_size[1] * local_size[2] == 1:
-        return 0
-    uniformity = Uniformity(function)
-    chosen = candidates(function, local_size, uniformity)
+def run(function: Function, analyses: PassContext) -> bool:
+    size = analyses.local_size
+    if size[0] * size[1] * size[2] == 1:
+        return False
+    uniformity = analyses.uniformity
+    chosen = candidates(function, analyses)
     for loop in chosen:
         add_barriers(loop, uniformity)
-    return len(chosen)
+    return bool(chosen)

@@ -12,15 +12,18 @@ values), and hoist the callee's allocas into the caller's entry block, so privat
 allocated once per work-item and mem2reg sees it. Calls inside the copied body are found by the
 same worklist. The frontend rejects recursion; a depth limit guards against a cycle anyway.
 
-Expects: a module in work-item form. Guarantees: no `Call` left in the kernels; the module holds
-only kernels (their callees are gone).
+Expects: a kernel of a module in work-item form. Guarantees: no `Call` left in the kernel; the
+module holds only the kernel (its callees are gone). `inline_kernels(module)` does the same for
+every kernel of a module.
 """
 from __future__ import annotations
 
 from ..ir import instructions as ins
 from ..ir.function import Block, Function, Module
 from .clone import clone_blocks
+from .passes import PassContext
 
+NAME = "inline"
 MAX_INLINE_DEPTH = 64
 
 
@@ -93,21 +96,31 @@ def _join_results(results: list[tuple], continuation: Block, call: ins.Call):
     return phi
 
 
-def run_function(function: Function) -> None:
-    """Inline every call in `function`, transitively."""
+def run_function(function: Function) -> bool:
+    """Inline every call in `function`, transitively; whether there was any."""
     worklist = [(i, 0) for i in function.instructions() if isinstance(i, ins.Call)]
+    changed = bool(worklist)
     while worklist:
         call, depth = worklist.pop()
         if depth > MAX_INLINE_DEPTH:
             raise RecursionError(f"inlining @{call.callee.name} into @{function.name}: calls nest "
                                  f"deeper than {MAX_INLINE_DEPTH} (recursion?)")
         worklist += [(c, depth + 1) for c in inline_call(call)]
+    return changed
 
 
-def run(module: Module, kernel_names: list[str] | None = None) -> None:
+def inline_kernels(module: Module, kernel_names: list[str] | None = None) -> None:
     """Inline all calls in the named kernels (all kernels by default) and delete every function
     that is not one of them."""
     keep = [f for f in module.kernels if kernel_names is None or f.name in kernel_names]
     for function in keep:
         run_function(function)
     module.functions = {f.name: f for f in keep}
+
+
+def run(function: Function, analyses: PassContext) -> bool:
+    """Inline every call in the kernel; the module (`analyses.module`, when given) keeps only it."""
+    changed = run_function(function)
+    if analyses.module is not None:
+        analyses.module.functions = {function.name: function}
+    return changed

@@ -12,8 +12,9 @@ afterwards, so the result is pruned SSA.
 Arrays, structs and address-taken scalars stay in memory; work-group formation turns them into
 per-work-item context arrays (pocl 4.7).
 
-`run(function, allocas=None)`: promote the given allocas (all promotable ones by default). Sub-CFG
-formation uses the argument to rebuild SSA for the variables it introduces.
+`run(function, analyses)` promotes every promotable alloca, with the cached dominator tree;
+`promote(function, allocas)` only the given ones: sub-CFG formation uses it to rebuild SSA for the
+variables it introduces.
 Expects: a verified function. Guarantees: a verified function; promoted allocas are gone.
 """
 from __future__ import annotations
@@ -23,7 +24,9 @@ from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Block, Function
 from ..ir.values import Undef
+from .passes import PassContext
 
+NAME = "mem2reg"
 _SCALAR_TYPES = (ty.IntType, ty.FloatType, ty.PointerType, ty.VectorType)
 
 
@@ -43,11 +46,11 @@ def is_promotable(alloca: ins.Alloca) -> bool:
 
 
 class _Promoter:
-    def __init__(self, function: Function, allocas: list[ins.Alloca]) -> None:
+    def __init__(self, function: Function, allocas: list[ins.Alloca], domtree: DominatorTree) -> None:
         self.function = function
         self.allocas = allocas
         self.index = {a: i for i, a in enumerate(allocas)}
-        self.domtree = DominatorTree(function)
+        self.domtree = domtree
         self.phi_of: dict[ins.Phi, int] = {}  # placed phi -> variable index
         self.new_phis: list[ins.Phi] = []
 
@@ -140,9 +143,23 @@ def prune_dead_phis(phis: list[ins.Phi]) -> None:
         phi.erase()
 
 
-def run(function: Function, allocas: list[ins.Alloca] | None = None) -> None:
+def promotable(function: Function, allocas: list[ins.Alloca] | None = None) -> list[ins.Alloca]:
+    """The promotable ones of `allocas` (by default, of all the function's allocas)."""
     if allocas is None:
         allocas = [i for i in function.instructions() if isinstance(i, ins.Alloca)]
-    allocas = [a for a in allocas if is_promotable(a)]
+    return [a for a in allocas if is_promotable(a)]
+
+
+def promote(function: Function, allocas: list[ins.Alloca] | None = None) -> bool:
+    """Promote the promotable ones of `allocas` (all by default); whether there was any."""
+    allocas = promotable(function, allocas)
     if allocas:
-        _Promoter(function, allocas).run()
+        _Promoter(function, allocas, DominatorTree(function)).run()
+    return bool(allocas)
+
+
+def run(function: Function, analyses: PassContext) -> bool:
+    allocas = promotable(function)
+    if allocas:
+        _Promoter(function, allocas, analyses.dominators).run()
+    return bool(allocas)

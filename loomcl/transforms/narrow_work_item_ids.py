@@ -16,8 +16,12 @@ from __future__ import annotations
 
 from ..ir import instructions as ins
 from ..ir import types as ty
+from ..analysis.manager import CFG_ANALYSES
 from ..ir.function import Function
+from .passes import PassContext
 
+NAME = "narrow-work-item-ids"
+PRESERVES = CFG_ANALYSES  # it only marks casts
 Q = ins.Query
 
 
@@ -55,7 +59,11 @@ def within_global_range(value) -> bool:
     return without_offset(value) or _sum_of(value, without_offset, offset)
 
 
-def run(function: Function) -> int:
+def run(function: Function, analyses: PassContext) -> bool:
+    return mark_exact_truncations(function) > 0
+
+
+def mark_exact_truncations(function: Function) -> int:
     """Mark qualifying truncations to 32 bits or wider; returns how many were marked."""
     marked = 0
     for inst in function.instructions():

@@ -1,139 +1,168 @@
 """The work-group pipeline: one kernel of a work-item-form module -> one work-group function.
 
-The ordered pass list, and why it is in this order:
+The pipeline first clones the module: it runs once per (kernel, local size) and rewrites in place;
+the frontend's module must stay as lowering made it. Then it runs the passes of `PIPELINE` in order,
+each `run(function, analyses) -> bool` (passes.py). Why they are in this order:
 
- 1. clone           The pipeline runs once per (kernel, local size) and rewrites in place; the
-                    frontend's module must stay as lowering made it.
- 2. inline          Barriers and work-item queries inside helpers must be visible in one CFG before
+ 1. inline          Barriers and work-item queries inside helpers must be visible in one CFG before
                     anything reasons about barriers; mem2reg then sees the callees' allocas too.
- 3. mem2reg         Uniformity analysis works on SSA values, and fewer allocas means fewer context
+ 2. mem2reg         Uniformity analysis works on SSA values, and fewer allocas means fewer context
                     arrays. Needs inlining first (a callee's variables are only local once inlined).
- 4. simplify        Folds what inlining and mem2reg expose (constant arguments, trivial phis) and
+ 3. simplify        Folds what inlining and mem2reg expose (constant arguments, trivial phis) and
                     removes unreachable blocks, which sub-CFG formation must not see.
- 4b. narrow-work-item-ids (option `ids_fit_int`)   Marks `(int)get_global_id(d)` exact when the
+ 3b. narrow-work-item-ids (option `ids_fit_int`)   Marks `(int)get_global_id(d)` exact when the
                     launch promises ids fit in an int. Pattern-matches lowering's id arithmetic, so it
-                    runs on SSA (after 3) and before 5 hoists the queries away from their uses.
- 4c. implicit-loop-barriers (option `horizontal_loops`, structured form only)   Adds barriers to
+                    runs on SSA (after 2) and before 4 hoists the queries away from their uses.
+ 3c. implicit-loop-barriers (option `horizontal_loops`, structured form only)   Adds barriers to
                     barrier-free uniform inner loops so that the work-item loop goes inside them
-                    (pocl 4.6). Needs SSA and the uniformity of it (after 3 and 4, which also fold the
-                    constant trip counts its heuristic reads), and must run before 5, which isolates
-                    the barriers it adds, and before 6, which turns those loops into group-level
-                    scalar loops; without 6 (the plain CBS form) the loop would become a dispatcher
+                    (pocl 4.6). Needs SSA and the uniformity of it (after 2 and 3, which also fold the
+                    constant trip counts its heuristic reads), and must run before 4, which isolates
+                    the barriers it adds, and before 5, which turns those loops into group-level
+                    scalar loops; without 5 (the plain CBS form) the loop would become a dispatcher
                     loop instead, which costs more than it gains, so it is off there.
- 5. canonicalize-barriers   Puts barriers in blocks of their own, adds entry/exit barriers and
+ 4. canonicalize-barriers   Puts barriers in blocks of their own, adds entry/exit barriers and
                     hoists queries to the prologue: the shape sub-CFG formation and the structured
                     form rely on. Nothing may merge blocks between this and sub-CFG formation, so
                     simplify does not run in between.
- 6. structurize-uniform-barriers (option `structured`)   Chooses the blocks of uniform control
-                    flow around barriers to run at group level. Needs canonical barriers (it reasons
-                    about barrier blocks) and the uniformity analysis of the final SSA.
- 7. subcfg-formation   The continuation-based work-group function; needs 5 (and 6's choice).
- 8. simplify        Cleans what 7 leaves (empty blocks, jump chains, dead slot loads, constant
+ 5. structurize-uniform-barriers (option `structured`, off with `context_all`)   Chooses the blocks
+                    of uniform control flow around barriers to run at group level. Needs canonical
+                    barriers (it reasons about barrier blocks) and the uniformity analysis of the
+                    final SSA.
+ 6. subcfg-formation   The continuation-based work-group function; needs 4 (and 5's choice).
+ 7. simplify-final  Cleans what 6 leaves (empty blocks, jump chains, dead slot loads, constant
                     dispatch) so codegen and readers see a compact function; it also merges each
-                    work-item loop's header with the region's first block, where 9 looks for guards.
- 9. fold-local-id-guards (option `fold_guards`)   Narrows work-item loops whose body is guarded by
-                    `local_id < uniform` or `local_id == uniform`; needs the loops of 7 in 8's shape.
-10. simplify        Removes the guard's now unreachable skip path.
-11. hoist-invariants   Moves work-item-invariant pure code (divisions included) out of the work-item
+                    work-item loop's header with the region's first block, where 8 looks for guards.
+ 8. fold-local-id-guards (option `fold_guards`)   Narrows work-item loops whose body is guarded by
+                    `local_id < uniform` or `local_id == uniform`; needs the loops of 6 in 7's shape.
+ 9. simplify-folded (with 8)   Removes the guard's now unreachable skip path.
+10. hoist-invariants   Moves work-item-invariant pure code (divisions included) out of the work-item
                     loops. Not a switch: it is what keeps LLVM's vectorizer from predicating a
                     uniform division on lane 0 (see the pass); runs last, on the final loops.
 
-`PipelineOptions` switches passes off to measure them (`context_all=True` keeps every value that
-crosses a barrier in a context array, i.e. no uniform slots; `structured=False` and
+A row's switch names the option (loomcl/options.py) that must be true for the pass to run, so its
+effect can be measured (`context_all=True` keeps every value that crosses a barrier in a context
+array, i.e. no uniform slots, and implies the plain CBS form; `structured=False` and
 `fold_guards=False` give the plain CBS form; `horizontal_loops=False` leaves barrier-free loops
-inside the work-item loops), `verify=True` runs the IR verifier after every pass,
-and `print_after` names passes whose output is printed (to `dump`, stderr by default).
+inside the work-item loops). Rows without a switch are the work-group form's contract. Adding a pass
+is one module (passes.py gives its shape) and one row.
+
+After a pass that reports a change, the cached analyses it does not preserve are dropped. With
+`verify_each` the IR verifier runs after every pass, and a pass that reports no change must have
+made none (otherwise later passes would read stale analyses). `print_after` names passes (or
+"all") whose output is printed to stderr, headed `; IR after NAME`.
 """
 from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
 
-from ..analysis.uniformity import Uniformity
 from ..ir.function import Function, Module
 from ..ir.printer import print_function
-from ..ir.verifier import verify_function
-from . import (canonicalize_barriers, fold_local_id_guards, hoist_invariants, implicit_loop_barriers, inline, mem2reg,
-               narrow_work_item_ids,
-               simplify, structurize_uniform_barriers, subcfg_formation)
+from ..ir.verifier import VerificationError, verify_function
+from ..options import DEFAULT_OPTIONS, CompilerOptions
+from . import (canonicalize_barriers, fold_local_id_guards, hoist_invariants, implicit_loop_barriers, inline,
+               mem2reg, narrow_work_item_ids, simplify, structurize_uniform_barriers, subcfg_formation)
 from .clone import clone_module
-
-PASS_NAMES = ("inline", "mem2reg", "simplify", "narrow-work-item-ids", "implicit-loop-barriers",
-              "canonicalize-barriers", "structurize-uniform-barriers",
-              "subcfg-formation", "simplify-final", "fold-local-id-guards", "simplify-folded", "hoist-invariants")
+from .passes import Pass, PassContext, run_pass
 
 
 @dataclass(frozen=True)
-class PipelineOptions:
-    context_all: bool = False
-    structured: bool = True
-    fold_guards: bool = True
-    horizontal_loops: bool = True  # implicit barriers in uniform inner loops (structured form only)
-    ids_fit_int: bool = False  # the launch's global ids fit in a C int (the runtime checks)
-    verify: bool = False
-    print_after: tuple[str, ...] = ()
-    dump: object = None  # a file-like object for print_after; stderr when None
+class Step:
+    """One row of the pipeline: a pass, the option that must be true for it to run (None: always),
+    and why it sits where it does (the docstring above says it at length)."""
+
+    pass_: Pass
+    switch: str | None
+    why: str
+    name: str = ""  # the pass's NAME unless it runs more than once
+
+    @property
+    def pass_name(self) -> str:
+        return self.name or self.pass_.NAME
+
+    def enabled(self, options: CompilerOptions) -> bool:
+        return self.switch is None or bool(getattr(options, self.switch))
 
 
-class _Runner:
-    def __init__(self, function: Function, options: PipelineOptions) -> None:
-        self.function = function
-        self.options = options
+PIPELINE: tuple[Step, ...] = (
+    Step(inline, None, "barriers and queries of callees visible; mem2reg sees their allocas"),
+    Step(mem2reg, None, "uniformity works on SSA; needs the callees' variables inlined"),
+    Step(simplify, None, "folds what 1-2 expose; removes unreachable blocks before 6"),
+    Step(narrow_work_item_ids, "ids_fit_int", "matches lowering's id arithmetic on SSA, before 4 hoists queries"),
+    Step(implicit_loop_barriers, "uses_horizontal_loops", "needs SSA, uniformity, folded trip counts; before 4, 5"),
+    Step(canonicalize_barriers, None, "the shape 5 and 6 rely on; nothing merges blocks until 6"),
+    Step(structurize_uniform_barriers, "uses_structured_form", "needs canonical barriers and final SSA's uniformity"),
+    Step(subcfg_formation, None, "the work-group function; needs 4 and 5's choice"),
+    Step(simplify, None, "compacts 6's output; puts loop headers in the shape 8 matches", name="simplify-final"),
+    Step(fold_local_id_guards, "fold_guards", "needs 6's loops in 7's shape"),
+    Step(simplify, "fold_guards", "removes the folded guards' skip paths", name="simplify-folded"),
+    Step(hoist_invariants, None, "on the final loops: no uniform division left for LLVM to predicate"),
+)
 
-    def after(self, name: str) -> None:
-        if self.options.verify:
-            verify_function(self.function)
-        if name in self.options.print_after or "all" in self.options.print_after:
-            out = self.options.dump or sys.stderr
-            print(f"; IR after {name}\n{print_function(self.function)}", file=out)
+PASS_NAMES = tuple(step.pass_name for step in PIPELINE)
 
 
-def work_group_module(module: Module, kernel_name: str, local_size, options: PipelineOptions = PipelineOptions()) -> Module:
+def unknown_pass_names(names) -> list[str]:
+    """Those of `names` that are neither a pass of the pipeline nor "all"."""
+    return [name for name in names if name != "all" and name not in PASS_NAMES]
+
+
+def check_pass_names(names) -> None:
+    """Raise ValueError naming the valid passes if any of `names` is neither a pass nor "all"."""
+    unknown = unknown_pass_names(names)
+    if unknown:
+        raise ValueError(f"unknown pass {', '.join(map(repr, unknown))}; "
+                         f"the passes are {', '.join(PASS_NAMES)} (or all)")
+
+
+def run_pipeline(function: Function, analyses: PassContext) -> None:
+    """Run every enabled pass of `PIPELINE` on `function`, in order."""
+    for step in PIPELINE:
+        if step.enabled(analyses.options):
+            _run_step(step, function, analyses)
+
+
+def _run_step(step: Step, function: Function, analyses: PassContext) -> None:
+    options = analyses.options
+    before = print_function(function) if options.verify_each else None
+    changed = run_pass(step.pass_, function, analyses)
+    if options.verify_each:
+        _verify_after(step, function, changed, before)
+    if options.prints_after(step.pass_name):
+        print(f"; IR after {step.pass_name}\n{print_function(function)}", file=sys.stderr)
+
+
+def _verify_after(step: Step, function: Function, changed: bool, before: str) -> None:
+    try:
+        verify_function(function)
+    except VerificationError as error:
+        raise VerificationError(f"after {step.pass_name}:\n{error}") from None
+    if not changed and print_function(function) != before:
+        raise VerificationError(f"{step.pass_name} reported no change but changed @{function.name}")
+
+
+def work_group_module(module: Module, kernel_name: str, local_size,
+                      options: CompilerOptions = DEFAULT_OPTIONS) -> Module:
     """A new module holding the kernel in work-group form (and copies of the program-scope
     globals it may reference); `module` is not changed."""
-    local_size = tuple(local_size) + (1,) * (3 - len(local_size))
+    check_pass_names(options.print_after)
     if kernel_name not in module.functions or not module.functions[kernel_name].is_kernel:
         raise KeyError(f"no kernel named {kernel_name!r} in the module")
     copy = clone_module(module)
     function = copy.functions[kernel_name]
-    run = _Runner(function, options)
-    inline.run(copy, [kernel_name])
-    run.after("inline")
-    mem2reg.run(function)
-    run.after("mem2reg")
-    simplify.run(function)
-    run.after("simplify")
-    if options.ids_fit_int:
-        narrow_work_item_ids.run(function)
-        run.after("narrow-work-item-ids")
-    if options.horizontal_loops and options.structured and not options.context_all:
-        implicit_loop_barriers.run(function, local_size)
-        run.after("implicit-loop-barriers")
-    canonicalize_barriers.run(function)
-    run.after("canonicalize-barriers")
-    uniformity = Uniformity(function)
-    group_blocks = set()
-    if options.structured and not options.context_all:
-        group_blocks = structurize_uniform_barriers.run(function, uniformity)
-        uniformity = Uniformity(function)
-        run.after("structurize-uniform-barriers")
-    subcfg_formation.run(function, local_size, uniformity, options.context_all, group_blocks)
-    run.after("subcfg-formation")
-    simplify.run(function)
-    run.after("simplify-final")
-    if options.fold_guards:
-        fold_local_id_guards.run(function)
-        run.after("fold-local-id-guards")
-        simplify.run(function)
-        run.after("simplify-folded")
-    hoist_invariants.run(function)
-    run.after("hoist-invariants")
+    run_pipeline(function, PassContext(function, options, local_size, copy))
     return copy
 
 
 def work_group_function(module: Module, kernel_name: str, local_size,
-                        options: PipelineOptions = PipelineOptions()) -> Function:
+                        options: CompilerOptions = DEFAULT_OPTIONS) -> Function:
     """The kernel `kernel_name` of `module` (work-item form) as a work-group function for
     `local_size` (see transforms/__init__.py for the form). `module` is not changed; program-scope
     globals the result references are copies (same names and initializers)."""
     return work_group_module(module, kernel_name, local_size, options).functions[kernel_name]
+
+
+def PipelineOptions(verify: bool = False, **fields) -> CompilerOptions:  # noqa: N802 - the old class's name
+    """Transitional: the old pipeline options class, for callers not yet moved to CompilerOptions
+    (tests/difftest/check.py). `verify` is now `verify_each`."""
+    return CompilerOptions(verify_each=verify, **fields)

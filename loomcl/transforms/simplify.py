@@ -28,7 +28,9 @@ from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Block, Function
 from ..ir.values import Constant, Value
+from .passes import PassContext
 
+NAME = "simplify"
 Op = ins.BinaryOpcode
 
 
@@ -342,12 +344,19 @@ def remove_empty_work_item_loops(function: Function) -> bool:
     return False
 
 
-def run(function: Function) -> None:
+def simplify(function: Function) -> bool:
+    """Simplify to a fixed point; whether anything changed."""
     passes = (fold_constants, eliminate_dead_code, fold_branches, remove_unreachable_blocks,
               merge_blocks, bypass_empty_blocks, remove_empty_work_item_loops)
-    changed = True
+    changed, any_change = True, False
     while changed:
         changed = False
         for step in passes:
             changed |= step(function)
             drop_broken_loops(function)
+        any_change |= changed
+    return any_change
+
+
+def run(function: Function, analyses: PassContext) -> bool:
+    return simplify(function)

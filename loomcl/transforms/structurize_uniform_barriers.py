@@ -27,20 +27,22 @@ variable a context array.
 Correctness does not depend on which qualifying blocks are chosen (sub-CFG formation handles any
 subset); the rules only pick the profitable ones.
 
-Expects: the shape canonicalize-barriers produces and the uniformity analysis of it. Returns the
-chosen blocks (for `subcfg_formation.run(group_blocks=...)`); the function verifies afterwards.
+Expects: the shape canonicalize-barriers produces; uniformity, loops and post-dominators come from
+the analyses (recomputed after the branch splitting, which changes the CFG). Leaves the chosen blocks
+in `analyses.group_blocks` for subcfg-formation; the function verifies afterwards.
 """
 from __future__ import annotations
 
-from ..analysis.dominators import PostDominatorTree
-from ..analysis.loops import LoopInfo
 from ..analysis.uniformity import Uniformity
 from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Block, Function
 from .canonicalize_barriers import is_barrier_block, split_edge
 from .inline import split_block_after
+from .passes import PassContext
 from .ssa_destruction import demote_phis
+
+NAME = "structurize-uniform-barriers"
 
 _PURE = (ins.Phi, ins.BinaryOp, ins.Compare, ins.Cast, ins.Select, ins.FNeg, ins.MathCall,
          ins.ElementPtr, ins.FieldPtr, ins.ExtractElement, ins.InsertElement, ins.ShuffleVector,
@@ -48,11 +50,11 @@ _PURE = (ins.Phi, ins.BinaryOp, ins.Compare, ins.Cast, ins.Select, ins.FNeg, ins
 
 
 class _Chooser:
-    def __init__(self, function: Function, uniformity: Uniformity) -> None:
+    def __init__(self, function: Function, analyses: PassContext) -> None:
         self.function = function
-        self.uniformity = uniformity
-        self.loops = LoopInfo(function)
-        self.postdom = PostDominatorTree(function)
+        self.uniformity = analyses.uniformity
+        self.loops = analyses.loops
+        self.postdom = analyses.post_dominators
         self.barriers = {b for b in function.blocks if is_barrier_block(b)}
 
     def chosen(self) -> set[Block]:
@@ -101,8 +103,9 @@ class _Chooser:
         return False
 
 
-def demote_varying_phis(function: Function, chosen: set[Block], uniformity: Uniformity) -> None:
-    """Turn the varying phis of chosen blocks into private variables (see the module docstring)."""
+def demote_varying_phis(function: Function, chosen: set[Block], uniformity: Uniformity) -> bool:
+    """Turn the varying phis of chosen blocks into private variables (see the module docstring);
+    whether there were any."""
     phis = [p for b in chosen for p in b.phis if not uniformity.is_uniform(p)]
     demoted = set(phis)
     split: dict[tuple[Block, Block], Block] = {}
@@ -120,6 +123,7 @@ def demote_varying_phis(function: Function, chosen: set[Block], uniformity: Unif
         return _can_store_at_definition(value, phi, chosen, demoted)
 
     demote_phis(function, phis, edge_block, store_early)
+    return bool(phis)
 
 
 def _can_store_at_definition(value, phi: ins.Phi, chosen: set[Block], demoted: set[ins.Phi]) -> bool:
@@ -153,10 +157,11 @@ def _can_store_at_definition(value, phi: ins.Phi, chosen: set[Block], demoted: s
     return all(phi.value_for(b) is value for b in seen if header in b.successors)
 
 
-def split_uniform_branches(function: Function, uniformity: Uniformity) -> bool:
+def split_uniform_branches(function: Function, analyses: PassContext) -> bool:
     """Give a uniform branch that decides whether a barrier is reached a block of its own, so
     that it can run at group level even when the code before it cannot."""
-    chooser = _Chooser(function, uniformity)
+    chooser = _Chooser(function, analyses)
+    uniformity = chooser.uniformity
     split = False
     for block in list(function.blocks[1:]):
         term = block.terminator
@@ -172,9 +177,11 @@ def split_uniform_branches(function: Function, uniformity: Uniformity) -> bool:
     return split
 
 
-def run(function: Function, uniformity: Uniformity) -> set[Block]:
-    if split_uniform_branches(function, uniformity):
-        uniformity = Uniformity(function)
-    chosen = _Chooser(function, uniformity).chosen()
-    demote_varying_phis(function, chosen, uniformity)
-    return chosen
+def run(function: Function, analyses: PassContext) -> bool:
+    split = split_uniform_branches(function, analyses)
+    if split:
+        analyses.invalidate()
+    chooser = _Chooser(function, analyses)
+    analyses.group_blocks = chooser.chosen()
+    demoted = demote_varying_phis(function, analyses.group_blocks, chooser.uniformity)
+    return split or demoted

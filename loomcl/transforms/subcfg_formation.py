@@ -31,7 +31,8 @@ context arrays too: inside a parallel loop, storage shared by all work-items wou
 
 `get_local_id(d)` becomes the nest's i64 loop counter, `get_local_size(d)` the constant.
 
-Expects: the shape `canonicalize_barriers` produces. Guarantees: the work-group form of
+Expects: the shape `canonicalize_barriers` produces; the uniformity analysis of it, the local size,
+`context_all` and the group-level blocks come from `analyses`. Guarantees: the work-group form of
 transforms/__init__.py; the function verifies.
 """
 from __future__ import annotations
@@ -48,9 +49,11 @@ from ..ir.values import Constant, Value
 from . import mem2reg, simplify
 from .canonicalize_barriers import is_barrier_block, split_edge
 from .clone import clone_instruction, remap_instruction
+from .passes import PassContext
 from .ssa_destruction import load_for_use, store_after_definition
 from .workitem_loops import WorkItemNest
 
+NAME = "subcfg-formation"
 EXIT_ID = -1
 
 
@@ -106,7 +109,7 @@ class _Formation:
             self.copy_subcfg(sub)
         self.connect_group_level()
         self.delete_originals()
-        mem2reg.run(self.function, self.copy_variables)
+        mem2reg.promote(self.function, self.copy_variables)
         self.widen_truncated_ids()
 
     def is_work_item_level(self, block: Block) -> bool:
@@ -443,10 +446,12 @@ def _use_blocks(value: Value, user: ins.Instruction) -> list[Block]:
     return [user.block]
 
 
-def run(function: Function, local_size, uniformity: Uniformity | None = None,
-        context_all: bool = False, group_blocks=()) -> None:
-    """Form the work-group function in place. `group_blocks`: extra blocks to run at group level
-    (the structured form; they must hold only uniform, side-effect-free code)."""
-    uniformity = uniformity or Uniformity(function)
-    function.local_size = tuple(local_size)
-    _Formation(function, local_size, uniformity, context_all, group_blocks).run()
+def run(function: Function, analyses: PassContext) -> bool:
+    """Form the work-group function in place for `analyses.local_size`. Runs at group level, besides
+    the barriers, the blocks in `analyses.group_blocks` (the structured form; they must hold only
+    uniform, side-effect-free code)."""
+    local_size = analyses.local_size
+    uniformity = analyses.uniformity
+    function.local_size = local_size
+    _Formation(function, local_size, uniformity, analyses.options.context_all, analyses.group_blocks).run()
+    return True

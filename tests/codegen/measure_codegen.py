@@ -17,6 +17,7 @@ os.environ.setdefault("LOOMCL_CACHE_DIR", tempfile.mkdtemp())
 
 from loomcl import codegen, ir  # noqa: E402
 from loomcl.ir import types as ty  # noqa: E402
+from loomcl.options import CompilerOptions  # noqa: E402
 
 from codegen_helpers import GLOBAL, global_id, kernel, launch, work_item_loop  # noqa: E402
 from math_kernels import build_math  # noqa: E402
@@ -47,8 +48,8 @@ def best(fn, repeat=15):
 def measure_copy():
     n = 1 << 24
     src, dst = np.random.rand(n).astype(np.float32), np.zeros(n, np.float32)
-    for options in (codegen.DEFAULT_OPTIONS, codegen.CodegenOptions(parallel_metadata=False),
-                    codegen.CodegenOptions(parallel_metadata=False, vectorize=False)):
+    for options in (codegen.DEFAULT_OPTIONS, CompilerOptions(parallel_metadata=False),
+                    CompilerOptions(parallel_metadata=False, vectorize=False)):
         compiled = codegen.compile_work_group(build_copy(), options=options)
         t = best(lambda: launch(compiled, [src, dst], (n,)))
         print(f"copy 16M f32 {options.key()}: {2 * n * 4 / t / 1e9:.1f} GB/s ({t * 1e3:.2f} ms)")
@@ -65,7 +66,7 @@ def measure_compile():
         emit = best(lambda: codegen.kernel_module(function), 5)
         codegen._COMPILED.clear()
         start = time.perf_counter()
-        codegen.compile_work_group(function, options=codegen.CodegenOptions(use_cache=False))
+        codegen.compile_work_group(function, options=CompilerOptions(use_cache=False))
         cold = time.perf_counter() - start
         codegen._COMPILED.clear()
         codegen.compile_work_group(function)  # fills the disk cache

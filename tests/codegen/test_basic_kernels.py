@@ -4,6 +4,7 @@ import pytest
 
 from loomcl import codegen, ir
 from loomcl.ir import types as ty
+from loomcl.options import CompilerOptions
 
 from codegen_helpers import GLOBAL, global_id, kernel, launch, work_item_loop
 
@@ -78,7 +79,7 @@ def test_vector_add_work_item_loop_is_vectorized():
 
 @pytest.mark.parametrize("parallel_metadata", [True, False])
 def test_options_switch_metadata_off(parallel_metadata):
-    options = codegen.CodegenOptions(parallel_metadata=parallel_metadata)
+    options = CompilerOptions(parallel_metadata=parallel_metadata)
     text = codegen.llvm_ir(build_vector_add(), options=options, optimized=False)
     assert ("llvm.access.group" in text) == parallel_metadata
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from loomcl import codegen
 from loomcl.codegen import cache
+from loomcl.options import CompilerOptions
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]
@@ -49,9 +50,9 @@ def test_key_depends_on_options_and_text():
     text = "define void @f() { ret void }"
     base = cache.cache_key(text, codegen.DEFAULT_OPTIONS)
     assert base == cache.cache_key(text, codegen.DEFAULT_OPTIONS)
-    assert base != cache.cache_key(text, codegen.CodegenOptions(vectorize=False))
+    assert base != cache.cache_key(text, CompilerOptions(vectorize=False))
     assert base != cache.cache_key(text + " ", codegen.DEFAULT_OPTIONS)
-    assert base == cache.cache_key(text, codegen.CodegenOptions(use_cache=False))
+    assert base == cache.cache_key(text, CompilerOptions(use_cache=False))
 
 
 def test_unwritable_cache_directory_is_only_a_miss(tmp_path, monkeypatch):

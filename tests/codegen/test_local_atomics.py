@@ -22,6 +22,6 @@ kernel void hist(global const uchar *data, global int *bins, local int *tmp)
 def test_local_atomics_are_plain_and_global_ones_atomic():
     program = compiler.build(SOURCE)
     function = program.work_group_ir("hist", (256, 1, 1), ids_fit_int=True)
-    text = codegen.llvm_ir(function, program.kernels["hist"], program.codegen_options(), optimized=False)
+    text = codegen.llvm_ir(function, program.kernels["hist"], program.options, optimized=False)
     assert text.count("atomicrmw") == 1  # bins[lid] only
     assert "cmpxchg" not in text and "@llvm.smax.i32" in text

@@ -2,15 +2,16 @@ from loomcl import ir
 from loomcl.ir.reader import read_module
 from loomcl.transforms import canonicalize_barriers, mem2reg, simplify
 from loomcl.transforms.canonicalize_barriers import is_barrier_block
+from loomcl.transforms.passes import PassContext, run_pass
 
 from . import kernels as K
 
 
 def canonical(text, name):
     f = read_module(text).functions[name]
-    mem2reg.run(f)
-    simplify.run(f)
-    canonicalize_barriers.run(f)
+    analyses = PassContext(f)
+    for pass_ in (mem2reg, simplify, canonicalize_barriers):
+        run_pass(pass_, f, analyses)
     ir.verify_function(f)
     return f
 

@@ -3,7 +3,8 @@ import pytest
 
 from loomcl import ir
 from loomcl.ir.reader import read_module
-from loomcl.transforms.pipeline import PipelineOptions, work_group_function
+from loomcl.options import CompilerOptions
+from loomcl.transforms.pipeline import work_group_function
 
 from . import interp
 
@@ -43,7 +44,7 @@ SWAP = {"slt": "sgt", "sle": "sge", "sgt": "slt", "sge": "sle", "eq": "eq", "ult
 def test_guard_becomes_loop_bounds(predicate, width, swapped):
     L = 8
     text = guarded(SWAP[predicate] if swapped else predicate, width, swapped)
-    f = work_group_function(read_module(text), "guarded", (L, 1, 1), PipelineOptions(verify=True))
+    f = work_group_function(read_module(text), "guarded", (L, 1, 1), CompilerOptions(verify_each=True))
     (loop,) = f.work_item_loops
     counter = loop.header.phis[0]
     assert not any(isinstance(u, ir.Compare) and u.block is loop.header and u is not loop.latch.terminator.condition
@@ -76,7 +77,7 @@ yes:
 no:
   ret
 }"""
-    f = work_group_function(read_module(text), "k", (8, 1, 1), PipelineOptions(verify=True))
+    f = work_group_function(read_module(text), "k", (8, 1, 1), CompilerOptions(verify_each=True))
     assert not any(isinstance(i, ir.MathCall) for i in f.instructions())
 
 
@@ -98,7 +99,7 @@ join:
   store %w, %p
   ret
 }"""
-    f = work_group_function(read_module(text), "k", (4, 1, 1), PipelineOptions(verify=True))
+    f = work_group_function(read_module(text), "k", (4, 1, 1), CompilerOptions(verify_each=True))
     (loop,) = f.work_item_loops
     assert loop.lower.value == 0 and loop.upper.value == 4  # still every work-item
     out = np.zeros(4, np.int32)

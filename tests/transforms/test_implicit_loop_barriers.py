@@ -5,18 +5,21 @@ computes, at several local sizes including 1 and non-powers of two, with the pas
 import numpy as np
 import pytest
 
+from loomcl.analysis.loops import LoopInfo
 from loomcl.compiler import build
 from loomcl.ir import instructions as ins
 from loomcl.ir.verifier import verify_function
+from loomcl.options import CompilerOptions
 from loomcl.transforms import implicit_loop_barriers as ilb
 from loomcl.transforms import inline, mem2reg, simplify
 from loomcl.transforms.clone import clone_module
-from loomcl.transforms.pipeline import PipelineOptions, work_group_function
+from loomcl.transforms.passes import PassContext, run_pass
+from loomcl.transforms.pipeline import work_group_function
 
 from . import interp
 
-ON = PipelineOptions(verify=True)
-OFF = PipelineOptions(verify=True, horizontal_loops=False)
+ON = CompilerOptions(verify_each=True)
+OFF = CompilerOptions(verify_each=True, horizontal_loops=False)
 
 FIRES = {
     "matmul": r"""
@@ -150,20 +153,24 @@ __kernel void all_uniform(__global int *out, int n) {
 }
 
 
-def prepared(src, name):
-    """The kernel as the pass sees it in the pipeline (inline, mem2reg, simplify)."""
+def prepared(src, name, local_size=(4, 1, 1)):
+    """The kernel as the pass sees it in the pipeline (inline, mem2reg, simplify), and its analyses."""
     module = clone_module(build(src).module)
-    inline.run(module, [name])
     function = module.functions[name]
-    mem2reg.run(function)
-    simplify.run(function)
-    return function
+    analyses = PassContext(function, local_size=local_size, module=module)
+    for pass_ in (inline, mem2reg, simplify):
+        run_pass(pass_, function, analyses)
+    return function, analyses
 
 
 def loops_changed(src, name, local_size=(4, 1, 1)):
-    function = prepared(src, name)
-    count = ilb.run(function, local_size)
+    """How many loops got barriers (a barrier first in the header); the pass says whether any."""
+    function, analyses = prepared(src, name, local_size)
+    changed = ilb.run(function, analyses)
     verify_function(function)
+    headers = [loop.header for loop in LoopInfo(function).loops]
+    count = sum(isinstance(h.instructions[h.first_non_phi_index], ins.Barrier) for h in headers)
+    assert changed == (count > 0)
     return count
 
 
@@ -186,17 +193,17 @@ def test_not_for_a_group_of_one():
 
 
 def test_nested_only_innermost_gets_barriers():
-    function = prepared(FIRES["nested"], "nested")
-    (loop,) = ilb.candidates(function, (4, 1, 1))
-    ilb.run(function, (4, 1, 1))
+    function, analyses = prepared(FIRES["nested"], "nested")
+    (loop,) = ilb.candidates(function, analyses)
+    ilb.run(function, analyses)
     barriers = [i for b in function.blocks for i in b.instructions if isinstance(i, ins.Barrier)]
     assert len(barriers) == 2 and all(b.block in loop.blocks for b in barriers)
 
 
 def test_barriers_after_header_phis_and_before_induction_update():
-    function = prepared(FIRES["matmul"], "matmul")
-    (loop,) = ilb.candidates(function, (4, 1, 1))
-    ilb.run(function, (4, 1, 1))
+    function, analyses = prepared(FIRES["matmul"], "matmul")
+    (loop,) = ilb.candidates(function, analyses)
+    ilb.run(function, analyses)
     header = loop.header
     assert isinstance(header.instructions[header.first_non_phi_index], ins.Barrier)
     (latch,) = loop.latches
@@ -220,7 +227,7 @@ def test_matmul_loop_becomes_group_level():
 
 
 def test_off_switch_and_cbs_form_leave_the_loop_alone():
-    for options in (OFF, PipelineOptions(structured=False, verify=True), PipelineOptions(context_all=True, verify=True)):
+    for options in (OFF, CompilerOptions(structured=False, verify_each=True), CompilerOptions(context_all=True, verify_each=True)):
         f = work_group_function(build(FIRES["matmul"]).module, "matmul", (4, 2, 1), options)
         assert not any(p.name.endswith(".context") for p in f.entry.instructions if isinstance(p, ins.Alloca))
 
@@ -294,4 +301,4 @@ def test_semantics_matmul_2d(name, local):
 def test_semantics_with_ids_fit_int_and_all_passes():
     for name in ("matmul", "chain"):
         _run(_kernel_src(name), name, (5, 1, 1) if name == "matmul" else (3, 1, 1), (1, 5, 1) if name == "matmul" else (2, 1, 1),
-             PipelineOptions(verify=True, ids_fit_int=True))
+             CompilerOptions(verify_each=True, ids_fit_int=True))

@@ -40,7 +40,7 @@ def test_inline_everything_and_drop_helpers():
     module = read_module(MODULE)
     original = ir.print_module(module)
     copy = clone_module(module)
-    inline.run(copy)
+    inline.inline_kernels(copy)
     assert list(copy.functions) == ["k"]
     k = copy.functions["k"]
     ir.verify_function(k)
@@ -53,6 +53,6 @@ def test_inline_everything_and_drop_helpers():
 
 def test_return_value_of_single_return_needs_no_phi():
     copy = read_module(MODULE)
-    inline.run(copy)
+    inline.inline_kernels(copy)
     text = ir.print_function(copy.functions["k"])
     assert text.count("phi") == 1

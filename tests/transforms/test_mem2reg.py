@@ -1,6 +1,7 @@
 from loomcl import ir
 from loomcl.ir.reader import read_function
 from loomcl.transforms import mem2reg
+from loomcl.transforms.passes import PassContext
 
 LOOP = """kernel @k(ptr.global %p, i32 %n) {
 entry:
@@ -35,7 +36,7 @@ done:
 
 def test_scalars_become_phis_and_memory_stays():
     f = read_function(LOOP)
-    mem2reg.run(f)
+    mem2reg.run(f, PassContext(f))
     ir.verify_function(f)
     allocas = [i.name for i in f.instructions() if isinstance(i, ir.Alloca)]
     assert allocas == ["arr", "taken"]
@@ -63,7 +64,7 @@ join:
   store i32 5, %w
   ret
 }""")
-    mem2reg.run(f)
+    mem2reg.run(f, PassContext(f))
     ir.verify_function(f)
     text = ir.print_function(f)
     assert "phi i32 [i32 1, a], [undef i32, b]" in text
@@ -73,6 +74,6 @@ join:
 def test_only_the_given_allocas():
     f = read_function(LOOP)
     acc = next(i for i in f.instructions() if isinstance(i, ir.Alloca) and i.name == "acc")
-    mem2reg.run(f, [acc])
+    mem2reg.promote(f, [acc])
     ir.verify_function(f)
     assert [i.name for i in f.instructions() if isinstance(i, ir.Alloca)] == ["i", "arr", "taken"]

@@ -1,6 +1,7 @@
 from loomcl import ir
 from loomcl.ir.reader import read_module
 from loomcl.transforms import narrow_work_item_ids
+from loomcl.transforms.passes import PassContext
 
 TEXT = """kernel @k(ptr.global %out) {
 entry:
@@ -22,7 +23,8 @@ entry:
 
 def test_only_exact_id_truncations_are_marked():
     f = read_module(TEXT).functions["k"]
-    assert narrow_work_item_ids.run(f) == 2
+    assert narrow_work_item_ids.mark_exact_truncations(f) == 2
+    assert not narrow_work_item_ids.run(f, PassContext(f))  # nothing left to mark: no change
     marked = {i.name for i in f.instructions() if isinstance(i, ir.Cast) and i.no_wrap}
     assert marked == {"gid32", "lid32"}  # not gid * 4, not a 16-bit narrowing
     assert "%gid32 = trunc nuw nsw %gid to i32" in ir.print_function(f)

@@ -5,18 +5,18 @@ import ctypes
 import numpy as np
 import pytest
 
-from loomcl.codegen import CodegenOptions, abi, compile_work_group
+from loomcl.codegen import abi, compile_work_group
 from loomcl.ir.reader import read_module
-from loomcl.transforms.pipeline import PipelineOptions, work_group_function
+from loomcl.options import CompilerOptions
+from loomcl.transforms.pipeline import work_group_function
 
 from . import kernels as K
 
 VARIANTS = {
-    "cbs": PipelineOptions(structured=False, fold_guards=False),
-    "context_all": PipelineOptions(context_all=True, structured=False, fold_guards=False),
-    "structured": PipelineOptions(structured=True, fold_guards=True),
+    "cbs": CompilerOptions(structured=False, fold_guards=False),
+    "context_all": CompilerOptions(context_all=True, structured=False, fold_guards=False),
+    "structured": CompilerOptions(structured=True, fold_guards=True),
 }
-CODEGEN = CodegenOptions(use_cache=False)
 
 
 @pytest.fixture(autouse=True)
@@ -33,7 +33,7 @@ def launch(text, name, local_size, num_groups, args, options):
     local_size = tuple(local_size) + (1,) * (3 - len(local_size))
     num_groups = tuple(num_groups) + (1,) * (3 - len(num_groups))
     function = work_group_function(read_module(text), name, local_size, options)
-    compiled = compile_work_group(function, None, CODEGEN)
+    compiled = compile_work_group(function, None, options.replace(use_cache=False))
     info = abi.LaunchInfo()
     info.work_dim = 3 if num_groups[2] * local_size[2] > 1 else 2 if num_groups[1] * local_size[1] > 1 else 1
     for d in range(3):

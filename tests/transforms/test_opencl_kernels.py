@@ -5,14 +5,15 @@ import ctypes
 import numpy as np
 import pytest
 
-from loomcl.codegen import CodegenOptions, abi, compile_work_group
+from loomcl.codegen import abi, compile_work_group
 from loomcl.compiler import build
-from loomcl.transforms.pipeline import PipelineOptions, work_group_function
+from loomcl.options import CompilerOptions
+from loomcl.transforms.pipeline import work_group_function
 
 VARIANTS = {
-    "cbs": PipelineOptions(structured=False, fold_guards=False, verify=True),
-    "context_all": PipelineOptions(context_all=True, structured=False, fold_guards=False, verify=True),
-    "structured": PipelineOptions(verify=True),
+    "cbs": CompilerOptions(structured=False, fold_guards=False, verify_each=True),
+    "context_all": CompilerOptions(context_all=True, structured=False, fold_guards=False, verify_each=True),
+    "structured": CompilerOptions(verify_each=True),
 }
 
 SOURCE = r"""
@@ -108,7 +109,7 @@ def run(program, name, local_size, num_groups, args, options, local_bytes=()):
     local_size = tuple(local_size) + (1,) * (3 - len(local_size))
     num_groups = tuple(num_groups) + (1,) * (3 - len(num_groups))
     function = work_group_function(program.module, name, local_size, options)
-    compiled = compile_work_group(function, program.kernels[name], CodegenOptions(use_cache=False))
+    compiled = compile_work_group(function, program.kernels[name], options.replace(use_cache=False))
     info = abi.LaunchInfo()
     info.work_dim = 2 if num_groups[1] * local_size[1] > 1 else 1
     for d in range(3):

@@ -4,14 +4,15 @@ import numpy as np
 import pytest
 
 from loomcl.ir.reader import read_module
-from loomcl.transforms.pipeline import PipelineOptions, work_group_function
+from loomcl.options import CompilerOptions
+from loomcl.transforms.pipeline import work_group_function
 
 from . import interp
 from .random_kernels import VARS, random_kernel
 
-VARIANTS = [PipelineOptions(structured=False, fold_guards=False, verify=True),
-            PipelineOptions(context_all=True, structured=False, fold_guards=False, verify=True),
-            PipelineOptions(verify=True)]
+VARIANTS = [CompilerOptions(structured=False, fold_guards=False, verify_each=True),
+            CompilerOptions(context_all=True, structured=False, fold_guards=False, verify_each=True),
+            CompilerOptions(verify_each=True)]
 
 
 @pytest.mark.parametrize("seed", range(40))

@@ -1,11 +1,12 @@
 from loomcl import ir
 from loomcl.ir.reader import read_function
 from loomcl.transforms import simplify
+from loomcl.transforms.passes import PassContext
 
 
 def run(text):
     f = read_function(text)
-    simplify.run(f)
+    simplify.run(f, PassContext(f))
     ir.verify_function(f)
     return ir.print_function(f)
 

@@ -2,11 +2,12 @@
 from loomcl import ir
 from loomcl.ir import types as ty
 from loomcl.ir.reader import read_module
-from loomcl.transforms.pipeline import PipelineOptions, work_group_function
+from loomcl.options import CompilerOptions
+from loomcl.transforms.pipeline import work_group_function
 
 from . import kernels as K
 
-CBS = PipelineOptions(structured=False, fold_guards=False, verify=True)
+CBS = CompilerOptions(structured=False, fold_guards=False, verify_each=True)
 ALL = [(K.SCALE, "scale"), (K.REDUCE, "reduce"), (K.UNIFORM_IF, "uniform_if"), (K.VARYING_TRIP, "varying_trip"),
        (K.BROADCAST, "broadcast"), (K.LOOP_IN_IF, "loop_in_if"), (K.EARLY_RETURN, "early_return"),
        (K.PRIVATE_ARRAY, "private_array"), (K.TRANSPOSE_2D, "reverse_2d")]
@@ -17,7 +18,7 @@ def form(text, name, local_size=(16, 1, 1), options=CBS):
 
 
 def test_work_group_form_contract():
-    for options in (CBS, PipelineOptions(context_all=True, structured=False, verify=True), PipelineOptions(verify=True)):
+    for options in (CBS, CompilerOptions(context_all=True, structured=False, verify_each=True), CompilerOptions(verify_each=True)):
         for text, name in ALL:
             f = form(text, name, (4, 2, 1), options)
             assert f.local_size == (4, 2, 1)
@@ -45,7 +46,7 @@ def test_reduction_keeps_uniform_stride_in_a_scalar_slot():
     f = form(K.REDUCE, "reduce")
     allocas = [i for i in f.instructions() if isinstance(i, ir.Alloca)]
     assert [a.allocated_type for a in allocas] == [ty.i64]
-    f = form(K.REDUCE, "reduce", options=PipelineOptions(context_all=True, structured=False, verify=True))
+    f = form(K.REDUCE, "reduce", options=CompilerOptions(context_all=True, structured=False, verify_each=True))
     allocas = [i for i in f.instructions() if isinstance(i, ir.Alloca)]
     assert [a.allocated_type for a in allocas] == [ty.ArrayType(ty.i64, 16)]
 
@@ -88,17 +89,17 @@ def instruction_count(n: int, options=CBS) -> int:
 
 
 def test_code_grows_linearly_with_the_number_of_barriers():
-    for options in (CBS, PipelineOptions(verify=False)):
+    for options in (CBS, CompilerOptions(verify_each=False)):
         counts = [instruction_count(n, options) for n in (4, 8, 16, 32)]
         steps = [(b - a) / d for a, b, d in zip(counts, counts[1:], (4, 8, 16))]
         assert max(steps) - min(steps) <= 1, counts  # the same cost per added if/else + barrier
 
 
-STRUCTURED = PipelineOptions(verify=True)
+STRUCTURED = CompilerOptions(verify_each=True)
 
 
 def test_structured_reduction_keeps_the_uniform_loop_scalar_and_folds_guards():
-    f = form(K.REDUCE, "reduce", (16, 1, 1), PipelineOptions(fold_guards=False, verify=True))
+    f = form(K.REDUCE, "reduce", (16, 1, 1), CompilerOptions(fold_guards=False, verify_each=True))
     assert not any(isinstance(i, (ir.Switch, ir.Alloca)) for i in f.instructions())  # no dispatch, no slots
     loop_blocks = set().union(*(loop.blocks for loop in f.work_item_loops))
     s = next(i for i in f.instructions() if isinstance(i, ir.Phi) and i.type is ty.i64 and i.block not in loop_blocks)

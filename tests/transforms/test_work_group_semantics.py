@@ -5,16 +5,17 @@ import numpy as np
 import pytest
 
 from loomcl.ir.reader import read_module
-from loomcl.transforms.pipeline import PipelineOptions, work_group_function
+from loomcl.options import CompilerOptions
+from loomcl.transforms.pipeline import work_group_function
 
 from . import interp
 from . import kernels as K
 
 VARIANTS = {
-    "cbs": PipelineOptions(structured=False, fold_guards=False, verify=True),
-    "context_all": PipelineOptions(context_all=True, structured=False, fold_guards=False, verify=True),
-    "structured": PipelineOptions(structured=True, fold_guards=False, verify=True),
-    "structured_folded": PipelineOptions(structured=True, fold_guards=True, verify=True),
+    "cbs": CompilerOptions(structured=False, fold_guards=False, verify_each=True),
+    "context_all": CompilerOptions(context_all=True, structured=False, fold_guards=False, verify_each=True),
+    "structured": CompilerOptions(structured=True, fold_guards=False, verify_each=True),
+    "structured_folded": CompilerOptions(structured=True, fold_guards=True, verify_each=True),
 }
 SIZES = [1, 2, 8, 16]
 
