@@ -198,6 +198,18 @@ class Generator:
         finally:
             self.uniform, self.depth = saved_uniform, saved_depth
 
+    @contextmanager
+    def detached(self, scope: Scope):
+        """Generate a helper in the middle of the kernel: everything about the current position is
+        saved and restored."""
+        saved = (self.scope, self.indent, self.uniform, self.state, self.depth, self.logs, self.budget, self.tail)
+        self.scope, self.indent, self.depth, self.logs, self.tail = scope, 1, 1, [], False
+        try:
+            yield
+        finally:
+            (self.scope, self.indent, self.uniform, self.state, self.depth, self.logs, self.budget,
+             self.tail) = saved
+
     def chance(self, p: float) -> bool:
         return self.rng.random() < p
 
@@ -323,7 +335,7 @@ class Generator:
 
     def expr(self, depth: int = 0, uniform: bool = False, mem: bool = True) -> str:
         """A uint expression; `uniform`: the same value in every work-item of a group."""
-        if depth >= 3 or self.chance(0.25 + 0.15 * depth):
+        if depth >= 3 or self.chance(0.4 + 0.2 * depth):
             return self.uniform_leaf(mem) if uniform else self.varying_leaf(mem)
         sub = lambda: self.expr(depth + 1, uniform, mem)  # noqa: E731
         k = self.rng.randrange(16)
@@ -353,8 +365,8 @@ class Generator:
             return self.rng.choice([f"(uint)(((ulong){a} * (ulong){b}) >> {self.rng.randrange(1, 40)})",
                                     f"(uint)(((ulong){a} << 7) / ((ulong){b} + 1ul))",
                                     f"(uint)((long)(int){a} * (long)(int)({b} & 255u) >> 3)"])
-        if k == 12 and self.pure_helpers and not uniform:
-            return f"{self.rng.choice(self.pure_helpers)}({a}, {b}, in)" if self.scope.out_ok else f"({a} + {b})"
+        if k == 12 and not uniform and self.scope.out_ok and not self.scope.pure:
+            return f"{self.pure_helper()}({a}, {b}, in)"
         if k == 13:
             t = self.rng.choice(list(INT_TYPES))
             return f"(uint)({t})({a})"
@@ -373,7 +385,7 @@ class Generator:
 
     def lid_guard(self) -> str:
         """A guard on the local id, in the forms fold-local-id-guards recognizes and others."""
-        w = self.rng.randrange(self.L + 1)
+        w = self.rng.randrange(1, self.L + 1)
         lid = self.rng.choice(["lid", "lid", "(uint)get_local_id(0)"] if self.dims == 1 and not self.scope.in_helper
                               else ["lid"])
         return self.rng.choice([f"{lid} < {w}u", f"{lid} == {min(w, self.L - 1)}u", f"{lid} < L / 2u",
@@ -792,17 +804,20 @@ class Generator:
     # -- helpers ---------------------------------------------------------------------------------------
 
     def st_pure_call(self) -> None:
-        if not self.pure_helpers or not self.scope.out_ok:
+        if not self.scope.out_ok or self.scope.pure:
             return
         var = self.pick_var(uniform=False)
         if var is None:
             return
         args = f"{self.expr(1)}, {self.expr(1)}, in"
-        self.emit(self.set_from_uint(var, f"{self.rng.choice(self.pure_helpers)}({args})"))
+        self.emit(self.set_from_uint(var, f"{self.pure_helper()}({args})"))
 
     def st_barrier_call(self) -> None:
-        if not self.barrier_helpers or self.scope.in_helper:
+        if self.scope.in_helper:
             return
+        if not self.barrier_helpers or (len(self.barrier_helpers) < 2 and self.chance(0.3)):
+            with self.detached(Scope()):
+                self.make_barrier_helper(self.kernel_locals)
         name, arrays, exit_state, accesses = self.rng.choice(self.barrier_helpers)
         self.ensure_clean()
         var = self.pick_var(uniform=False)
@@ -820,12 +835,18 @@ class Generator:
             self.note(array, False)
         self.state = exit_state.copy()
 
+    def pure_helper(self) -> str:
+        """A barrier-free helper (made on first use, then sometimes reused)."""
+        if not self.pure_helpers or (len(self.pure_helpers) < 2 and self.chance(0.3)):
+            scope = Scope(vars=[Var("a", "uint"), Var("b", "uint"), Var("r", "uint")], arrays=[("q", "uint", 3)],
+                          in_helper=True, pure=True)
+            with self.detached(scope):
+                self.make_pure_helper()
+        return self.rng.choice(self.pure_helpers)
+
     def make_pure_helper(self) -> None:
         name = self.fresh("pf")
-        saved = self.scope, self.indent, self.uniform, self.state
-        self.scope = Scope(vars=[Var("a", "uint"), Var("b", "uint"), Var("r", "uint")], in_helper=True, pure=True)
-        self.scope.arrays = [("q", "uint", 3)]
-        self.indent, self.uniform = 1, False
+        self.uniform, self.state = False, State()
         self.emit("uint r = a ^ (b << 3);")
         self.emit("uint q[3] = {a, b, 7u};")
         self.budget = 4
@@ -836,20 +857,18 @@ class Generator:
         self.emit(f"return r ^ q[({self.expr(1)}) % 3u];")
         text = [f"static uint {name}(uint a, uint b, __global const int* in)", "{"] + self.scope.lines + ["}"]
         self.helpers.append("\n".join(text))
-        self.scope, self.indent, self.uniform, self.state = saved
         self.pure_helpers.append(name)
 
     def make_barrier_helper(self, kernel_locals) -> None:
         """A helper with barriers, called from uniform control flow; `u` is uniform."""
         name = self.fresh("hb")
-        saved = self.scope, self.indent, self.uniform, self.state, self.depth, self.logs
         accesses = State()
         self.logs = [accesses]
         used = [(n, t) for n, t in kernel_locals if n == "sh" or self.chance(0.4)]
         params = ", ".join(f"__local {t}* {n}" for n, t in used)
         self.scope = Scope(vars=[Var("a", "uint"), Var("u", "uint", uniform=True), Var("r", "uint")],
                            locals_=used, in_helper=True, out_ok=False)
-        self.indent, self.uniform, self.state, self.depth = 1, True, State(), 1
+        self.uniform, self.state = True, State()
         if self.chance(0.5):
             self.emit("lid = (uint)get_local_id(0) + (uint)get_local_size(0) * (uint)get_local_id(1);" if self.dims == 2
                       else "lid = lid + 0u;")
@@ -869,7 +888,6 @@ class Generator:
         text = [f"static uint {name}({params + ', ' if params else ''}uint lid, uint L, uint a, uint u)", "{"] + \
             self.scope.lines + ["}"]
         self.helpers.append("\n".join(text))
-        self.scope, self.indent, self.uniform, self.state, self.depth, self.logs = saved
         self.barrier_helpers.append((name, [n for n, _ in used], exit_state, accesses))
 
     # -- the kernel ---------------------------------------------------------------------------------------
@@ -892,16 +910,17 @@ class Generator:
             local_arrays.append((name, t))
         self.emit(f"__local uint lc[{self.L}];  /* broadcasts and atomics */")
         types = ["uint", "uint", "uint", "int", "uchar", "char", "short", "ushort", "long", "ulong", FLOAT]
-        for _ in range(self.rng.randrange(3, 8)):
+        for _ in range(self.rng.randrange(2, 6)):
             t = self.rng.choice(types)
             v = Var(self.fresh("v"), t)
             init = self.expr(1)
-            self.emit(f"{t} {v.name} = ({t})(({init}) & {255 if t == FLOAT else 0xffffffff}u);")
+            self.emit(f"{t} {v.name} = ({t})(({init}) & 255u);" if t == FLOAT else f"{t} {v.name} = ({t})({init});")
             s.vars.append(v)
         for _ in range(self.rng.randrange(1, 3)):
             v = Var(self.fresh("u"), self.rng.choice(["uint", "uint", "int", "ushort", "long", FLOAT]), uniform=True)
             init = self.expr(1, uniform=True)
-            self.emit(f"{v.ctype} {v.name} = ({v.ctype})(({init}) & {255 if v.ctype == FLOAT else 0xffffffff}u);")
+            self.emit(f"{v.ctype} {v.name} = ({v.ctype})(({init}) & 255u);" if v.ctype == FLOAT
+                      else f"{v.ctype} {v.name} = ({v.ctype})({init});")
             s.vars.append(v)
         for _ in range(self.rng.randrange(1, 3)):
             t = self.rng.choice(["uint", "uint", "ulong", "ushort", "char", FLOAT])
@@ -938,19 +957,11 @@ class Generator:
 
     def generate(self) -> Program:
         r = self.rng
-        for _ in range(r.randrange(0, 3)):
-            self.make_pure_helper()
         kernel_scope = Scope()
         self.scope = kernel_scope
         self.kernel_prologue()
-        body_lines = kernel_scope.lines
-        kernel_scope.lines = []
-        if r.random() < 0.6:
-            for _ in range(r.randrange(1, 3)):
-                self.make_barrier_helper(kernel_scope.locals_)
-        self.scope = kernel_scope
-        kernel_scope.lines = body_lines
-        self.budget = r.randrange(6, 22)
+        self.kernel_locals = list(kernel_scope.locals_)
+        self.budget = r.randrange(4, 15)
         self.body(self.budget)
         self.kernel_epilogue()
         source = "\n\n".join(self.helpers + [f"__kernel void k({PARAMS})\n{{\n" + "\n".join(kernel_scope.lines) + "\n}"])
