@@ -44,7 +44,8 @@ def _unknown_pass(args) -> str | None:
     unknown = unknown_pass_names(args.print_after)
     if not unknown:
         return None
-    return f"loomcl build: unknown pass '{unknown[0]}' for --print-after; the passes are {', '.join(PASS_NAMES)} (or all)"
+    return (f"loomcl build: unknown pass '{unknown[0]}' for --print-after; "
+            f"the passes are {', '.join(PASS_NAMES)} (or all)")
 
 
 def cmd_build(args) -> int:

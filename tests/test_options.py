@@ -45,5 +45,6 @@ def test_a_built_program_carries_the_options():
 
 
 def test_an_unknown_pass_for_print_after_is_an_option_error():
-    with pytest.raises(OptionError, match=r"unknown pass \(the passes are inline, mem2reg, .*\): '-loomcl-print-after=nope'"):
+    message = r"unknown pass \(the passes are inline, mem2reg, .*\): '-loomcl-print-after=nope'"
+    with pytest.raises(OptionError, match=message):
         compiler.build("kernel void k(global int *a) { a[0] = 1; }", "-loomcl-print-after=nope")

@@ -85,17 +85,20 @@ class Step:
 
 
 PIPELINE: tuple[Step, ...] = (
-    Step(inline, None, "barriers and queries of callees visible; mem2reg sees their allocas"),
-    Step(mem2reg, None, "uniformity works on SSA; needs the callees' variables inlined"),
-    Step(simplify, None, "folds what 1-2 expose; removes unreachable blocks before 6"),
-    Step(narrow_work_item_ids, "ids_fit_int", "matches lowering's id arithmetic on SSA, before 4 hoists queries"),
-    Step(implicit_loop_barriers, "uses_horizontal_loops", "needs SSA, uniformity, folded trip counts; before 4, 5"),
-    Step(canonicalize_barriers, None, "the shape 5 and 6 rely on; nothing merges blocks until 6"),
-    Step(structurize_uniform_barriers, "uses_structured_form", "needs canonical barriers and final SSA's uniformity"),
-    Step(subcfg_formation, None, "the work-group function; needs 4 and 5's choice"),
-    Step(simplify, None, "compacts 6's output; puts loop headers in the shape 8 matches", name="simplify-final"),
-    Step(fold_local_id_guards, "fold_guards", "needs 6's loops in 7's shape"),
-    Step(simplify, "fold_guards", "removes the folded guards' skip paths", name="simplify-folded"),
+    Step(inline, None, "callees' barriers and queries must be visible; mem2reg then sees their allocas"),
+    Step(mem2reg, None, "uniformity works on SSA; a callee's variables are local only once inlined"),
+    Step(simplify, None, "folds what inline and mem2reg expose; no unreachable blocks for subcfg-formation"),
+    Step(narrow_work_item_ids, "ids_fit_int",
+         "matches lowering's id arithmetic on SSA, before canonicalize-barriers hoists the queries"),
+    Step(implicit_loop_barriers, "uses_horizontal_loops",
+         "needs SSA, its uniformity and folded trip counts; its barriers are canonicalized next"),
+    Step(canonicalize_barriers, None, "the shape the next two rely on; nothing may merge blocks until then"),
+    Step(structurize_uniform_barriers, "uses_structured_form", "reasons about barrier blocks and final SSA"),
+    Step(subcfg_formation, None, "the work-group function, from canonical barriers and the chosen blocks"),
+    Step(simplify, None, "compacts the result; merges loop headers into the shape fold-local-id-guards matches",
+         name="simplify-final"),
+    Step(fold_local_id_guards, "fold_guards", "needs the work-item loops in simplify-final's shape"),
+    Step(simplify, "fold_guards", "removes the folded guards' unreachable skip paths", name="simplify-folded"),
     Step(hoist_invariants, None, "on the final loops: no uniform division left for LLVM to predicate"),
 )
 
