@@ -29,13 +29,18 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--save", type=Path, help="write each failing program here as a regression JSON")
-    parser.add_argument("--native", choices=["all", "sample", "none"], default="sample",
-                        help="native configurations per program (default: the default one plus one rotating)")
-    parser.add_argument("--interp", choices=["all", "none"], default="all",
-                        help="pipeline configurations in the interpreter (default all)")
+    parser.add_argument("--native", choices=["all", "sample", "one", "none"], default="sample",
+                        help="native configurations per program: all seven; sample (default): the default "
+                             "options and one other, rotating with the seed; one: a single one, rotating")
+    parser.add_argument("--interp", choices=["all", "sample", "none"], default="all",
+                        help="pipeline configurations in the interpreter: all six (default); sample: the "
+                             "default and two others, rotating")
+    parser.add_argument("--fast", action="store_true", help="--interp sample --native one")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds before a silent worker is a hang")
     args = parser.parse_args(argv)
 
+    if args.fast:
+        args.interp, args.native = "sample", "one"
     plan = Plan(interp=args.interp, native=args.native)
     seeds = range(args.seed, args.seed + args.programs)
     findings, totals = [], {}

@@ -26,18 +26,29 @@ from .check import INTERP_CONFIGS, NATIVE_CONFIGS, Finding
 
 @dataclass(frozen=True)
 class Plan:
-    interp: str = "all"  # all | none
-    native: str = "sample"  # all | sample | none
+    interp: str = "all"  # all | sample | none
+    native: str = "sample"  # all | sample | one | none
+    crash_seeds: tuple = ()  # the tester's own tests: these seeds abort the worker natively
 
     def interp_configs(self, seed: int) -> list[str]:
-        return list(INTERP_CONFIGS) if self.interp == "all" else []
+        """sample: the default and two others, rotating with the seed."""
+        names = list(INTERP_CONFIGS)
+        if self.interp == "all":
+            return names
+        if self.interp == "sample":
+            others = names[1:]
+            return [names[0], others[seed % len(others)], others[(seed + 2) % len(others)]]
+        return []
 
     def native_configs(self, seed: int) -> list[str]:
+        """sample: the default options and one other, rotating; one: a single one, rotating."""
         if self.native == "all":
             return list(NATIVE_CONFIGS)
         if self.native == "sample":
             others = NATIVE_CONFIGS[1:]
             return [NATIVE_CONFIGS[0], others[seed % len(others)]]
+        if self.native == "one":
+            return [NATIVE_CONFIGS[seed % len(NATIVE_CONFIGS)]]
         return []
 
 
@@ -99,6 +110,8 @@ def check_program(seed: int, plan: Plan, native=None, report=lambda *a: None) ->
     for options in plan.native_configs(seed):
         config = f"native:{options or 'default'}"
         report(seed, config)
+        if seed in plan.crash_seeds:
+            os.abort()
         try:
             native = native or check.Native()
             got = native.launch(native.build(source, options), case)
