@@ -13,8 +13,8 @@ import threading
 
 import llvmlite.binding as llvm
 
+from ..options import CompilerOptions
 from .errors import CodegenError
-from .options import CodegenOptions
 
 LLVM_LOCK = threading.RLock()
 
@@ -69,7 +69,7 @@ def _numbered(text: str, limit: int = 400) -> str:
     return "\n".join(f"{i + 1:4d} {line}" for i, line in enumerate(lines))
 
 
-def optimize(module: llvm.ModuleRef, options: CodegenOptions) -> None:
+def optimize(module: llvm.ModuleRef, options: CompilerOptions) -> None:
     """Run LLVM's O-level pipeline in place, with the vectorizers as the options say."""
     tm = target_machine(options.opt_level)
     pto = llvm.create_pipeline_tuning_options(speed_level=options.opt_level)
@@ -81,11 +81,11 @@ def optimize(module: llvm.ModuleRef, options: CodegenOptions) -> None:
     pass_builder.getModulePassManager().run(module, pass_builder)
 
 
-def emit_object(module: llvm.ModuleRef, options: CodegenOptions) -> bytes:
+def emit_object(module: llvm.ModuleRef, options: CompilerOptions) -> bytes:
     return target_machine(options.opt_level).emit_object(module)
 
 
-def emit_assembly(module: llvm.ModuleRef, options: CodegenOptions) -> str:
+def emit_assembly(module: llvm.ModuleRef, options: CompilerOptions) -> str:
     return target_machine(options.opt_level).emit_assembly(module)
 
 
