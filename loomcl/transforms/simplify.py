@@ -205,7 +205,7 @@ def fold_branches(function: Function) -> bool:
                 target = term.if_true if term.condition.value else term.if_false
         elif isinstance(term, ins.Switch):
             if isinstance(term.value, Constant):
-                target = dict(term.cases).get(term.value.value, term.default)
+                target = term.target_for(term.value.value)
             elif all(b is term.default for _, b in term.cases):
                 target = term.default
         if target is None:

@@ -97,3 +97,18 @@ entry:
   store i32 3, %p
   ret
 }"""
+
+
+def test_switch_on_a_negative_constant_takes_its_case():
+    """Sub-CFG dispatch numbers the exit -1; a region made unreachable by the local size leaves
+    `switch i32 -1` behind, which must go to the exit, not the default (difftest seeds 2010, 2026)."""
+    text = run("""kernel @k(ptr.global %p) {
+entry:
+  switch i32 -1, other [-1: done, 3: other]
+other:
+  store i32 1, %p
+  jump done
+done:
+  ret
+}""")
+    assert "store" not in text and "switch" not in text

@@ -158,6 +158,14 @@ class Switch(Terminator):
 
     value = property(lambda self: self._operands[0])
 
+    def target_for(self, value: int) -> Block:
+        """Where the switch goes when its value is `value` (either reading of the bits)."""
+        mask = (1 << self.value.type.bits) - 1
+        for case, block in self.cases:
+            if case & mask == value & mask:
+                return block
+        return self.default
+
     @property
     def successors(self) -> list[Block]:
         return [self.default] + [block for _, block in self.cases]
