@@ -313,10 +313,11 @@ def _getter(value):
 
 
 def _compile(inst):
-    handler = _COMPILE.get(type(inst))
-    if handler is None:
-        raise NotImplementedError(f"interpreter: {type(inst).__name__}")
-    return handler(inst)
+    for cls in type(inst).__mro__:  # exact class first, then a base class's handler
+        handler = _COMPILE.get(cls)
+        if handler is not None:
+            return handler(inst)
+    raise NotImplementedError(f"interpreter: {type(inst).__name__}")
 
 
 def _mask(t):
