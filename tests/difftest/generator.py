@@ -155,11 +155,11 @@ class Generator:
     def _choose_sizes(self) -> None:
         r = self.rng
         dims = r.choices([1, 2, 3], [6, 3, 2])[0]
-        if dims == 1:
-            local = (r.choice([1, 2, 2, 3, 4, 4, 5, 7, 8, 8, 13, 16]),)
-            groups = (r.choice([1, 2, 2, 3]),)
+        if dims == 1:  # sizes of a vector width and more, where LLVM vectorizes the work-item loops
+            local = (r.choice([1, 2, 3, 4, 5, 7, 8, 13, 16, 16, 24, 32, 64, 64]),)
+            groups = (r.choice([1, 2, 2, 3] if local[0] <= 16 else [1, 2]),)
         elif dims == 2:
-            local = (r.choice([1, 2, 3, 4]), r.choice([1, 2, 3, 4]))
+            local = (r.choice([1, 2, 3, 4, 8, 16, 16]), r.choice([1, 2, 3, 4]))
             groups = (r.choice([1, 2]), r.choice([1, 2]))
         else:
             local = (r.choice([1, 2, 3]), r.choice([1, 2]), r.choice([1, 2, 3]))
