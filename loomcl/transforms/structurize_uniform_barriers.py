@@ -138,11 +138,15 @@ def _can_store_at_definition(value, phi: ins.Phi, chosen: set[Block], demoted: s
     header, home = phi.block, value.block
     use_blocks = set()
     for user in phi.users:
-        blocks = [b for v, b in user.incoming if v is phi] if isinstance(user, ins.Phi) else [user.block]
+        if isinstance(user, ins.Phi):  # read on the edge, at the very end of its block
+            blocks = [b for v, b in user.incoming if v is phi]
+            if home in blocks:  # `prev = cur; cur = f(cur)`: the edge copy of prev follows cur's definition
+                return False
+        else:
+            blocks = [user.block]
+            if user.block is home and home.instructions.index(user) > home.instructions.index(value):
+                return False
         use_blocks.update(blocks)
-        if user.block is home and not isinstance(user, ins.Phi) and \
-                home.instructions.index(user) > home.instructions.index(value):
-            return False
     seen, work = {home}, list(home.successors)
     while work:
         block = work.pop()

@@ -68,3 +68,30 @@ def test_only_shared_memory_carries_parallel_access_marks():
     to_out = stores[-1]  # out[gid] = ..., the last store of the loop
     assert len(to_private) == 2 and not any("llvm.access.group" in line for line in to_private)
     assert "llvm.access.group" in to_out
+
+
+PREV_CUR = """
+__kernel void k(__global int *out) {
+    uint lid = get_local_id(0), gid = get_global_id(0);
+    uint cur = lid, prev = lid * 7u;
+    for (uint i = 0u; i < 2u; i++) {
+        prev = cur;              /* an edge copy that reads cur's old value ... */
+        cur = cur + 100u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        cur = cur >> 1;          /* ... after cur's new one is defined in the same block */
+    }
+    out[2u * gid] = (int)cur;
+    out[2u * gid + 1u] = (int)prev;
+}"""
+
+
+def test_prev_and_cur_across_a_barrier_keep_the_old_value():
+    """difftest seed 11387: the structured form stored `cur` right after its definition, and the copy
+    `prev = cur` on the loop's back edge then read the new value."""
+    f = build(PREV_CUR).work_group_ir("k", (3, 1, 1))
+    out = np.zeros(12, np.int32)
+    interp.run_work_groups(f, [out], (2,))
+    lid = np.tile(np.arange(3), 2)
+    cur1 = (lid + 100) >> 1
+    np.testing.assert_array_equal(out[0::2], (cur1 + 100) >> 1)
+    np.testing.assert_array_equal(out[1::2], cur1)
