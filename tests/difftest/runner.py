@@ -226,9 +226,20 @@ def _receive(slot: _Slot, on_result) -> bool:
     return True
 
 
+_RETRIED: set = set()
+
+
 def _replace(context, plan, slot: _Slot, on_result, kind: str, pending) -> _Slot:
     slot.process.join(timeout=5)
     code = slot.process.exitcode
+    if kind == "crash" and code in (-15, -9) and slot.seed not in _RETRIED:
+        # SIGTERM/SIGKILL come from outside (someone stopping processes), not from generated code:
+        # run the seed again once instead of reporting it
+        _RETRIED.add(slot.seed)
+        pending.append(slot.seed)
+        fresh = _Slot(context, plan)
+        fresh.give(pending.pop())
+        return fresh
     detail = (f"worker killed after {time.monotonic() - slot.since:.0f} s without progress" if kind == "hang"
               else f"worker process died (exit code {code}{', signal ' + str(-code) if code and code < 0 else ''})")
     on_result(Result(slot.seed, [Finding(slot.seed, slot.config, kind, detail)], program="regenerate"))
