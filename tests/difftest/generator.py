@@ -637,11 +637,11 @@ class Generator:
     def uniform_loop(self, body) -> None:
         """A uniform loop around `body(counter)`, which may hold barriers; maybe a uniform break.
         The state after it joins zero trips, the break and the end of the body."""
-        start = self.state.copy()
         log = State()
         self.logs.append(log)
         try:
             with self.loop_header(uniform=True, barriers=True) as counter:
+                start = self.state.copy()  # after the bound's evaluation: the zero-trip path
                 body(counter)
                 if self.chance(0.2):
                     cond = self.condition(uniform=True, mem=False)
