@@ -163,9 +163,3 @@ def work_group_function(module: Module, kernel_name: str, local_size,
     `local_size` (see transforms/__init__.py for the form). `module` is not changed; program-scope
     globals the result references are copies (same names and initializers)."""
     return work_group_module(module, kernel_name, local_size, options).functions[kernel_name]
-
-
-def PipelineOptions(verify: bool = False, **fields) -> CompilerOptions:  # noqa: N802 - the old class's name
-    """Transitional: the old pipeline options class, for callers not yet moved to CompilerOptions
-    (tests/difftest/check.py). `verify` is now `verify_each`."""
-    return CompilerOptions(verify_each=verify, **fields)

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from loomcl import compiler
-from loomcl.transforms.pipeline import PipelineOptions, work_group_function
+from loomcl.options import CompilerOptions
+from loomcl.transforms.pipeline import work_group_function
 
 try:
     from transforms import interp  # under pytest: tests/ is on sys.path
@@ -30,12 +31,12 @@ except ImportError:
 from .generator import PRELUDE, Program
 
 INTERP_CONFIGS = {
-    "default": PipelineOptions(verify=True),
-    "no-structured": PipelineOptions(structured=False, verify=True),
-    "no-fold-guards": PipelineOptions(fold_guards=False, verify=True),
-    "no-horizontal-loops": PipelineOptions(horizontal_loops=False, verify=True),
-    "context-all": PipelineOptions(context_all=True, verify=True),
-    "ids-fit-int": PipelineOptions(ids_fit_int=True, verify=True),
+    "default": CompilerOptions(verify_each=True),
+    "no-structured": CompilerOptions(structured=False, verify_each=True),
+    "no-fold-guards": CompilerOptions(fold_guards=False, verify_each=True),
+    "no-horizontal-loops": CompilerOptions(horizontal_loops=False, verify_each=True),
+    "context-all": CompilerOptions(context_all=True, verify_each=True),
+    "ids-fit-int": CompilerOptions(ids_fit_int=True, verify_each=True),
 }
 NATIVE_CONFIGS = ["", "-loomcl-no-structured", "-loomcl-no-fold-guards", "-loomcl-no-horizontal-loops",
                   "-loomcl-context-all", "-loomcl-no-parallel-metadata", "-loomcl-no-vectorize"]
