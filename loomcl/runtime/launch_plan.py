@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import ctypes
 
-from .ndrange import launch_info, split_regions
 from ..codegen.worker_pool import LaunchRequest, RegionDesc
+from .ndrange import launch_info, split_regions
 
 
 class RegionBatch:
