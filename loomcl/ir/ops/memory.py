@@ -254,15 +254,9 @@ class AtomicCmpXchg(Instruction):
 _FENCE_FLAGS = 7  # CLK_LOCAL_MEM_FENCE (1) | CLK_GLOBAL_MEM_FENCE (2) | CLK_IMAGE_MEM_FENCE (4)
 
 
-def fence_flags(flags) -> Iterator[str]:
-    if not isinstance(flags, int) or not 0 <= flags <= _FENCE_FLAGS:
-        yield f"flags {flags!r} are not a combination of CLK_*_MEM_FENCE (0..{_FENCE_FLAGS})"
+class FenceFlagged(Instruction):
+    """What a fence and a barrier share: no operands, memory-fence `flags`, a side effect."""
 
-
-class Fence(Instruction):
-    """A memory fence (mem_fence / read_mem_fence / write_mem_fence) of one work-item."""
-
-    keywords = ("fence",)
     fields = ("flags",)
     has_side_effects = True
 
@@ -274,8 +268,16 @@ class Fence(Instruction):
         return str(self.flags)
 
     @classmethod
-    def parse(cls, keyword: str, r: TextReader, name: str) -> Fence:
+    def parse(cls, keyword: str, r: TextReader, name: str) -> FenceFlagged:
         return cls(r.int())
 
     def verify(self) -> Iterator[str]:
-        yield from fence_flags(self.flags)
+        flags = self.flags
+        if not isinstance(flags, int) or not 0 <= flags <= _FENCE_FLAGS:
+            yield f"flags {flags!r} are not a combination of CLK_*_MEM_FENCE (0..{_FENCE_FLAGS})"
+
+
+class Fence(FenceFlagged):
+    """A memory fence (mem_fence / read_mem_fence / write_mem_fence) of one work-item."""
+
+    keywords = ("fence",)

@@ -8,7 +8,7 @@ from typing import Iterator
 
 from .. import types as ty
 from .base import Instruction, TextReader, TextWriter
-from .memory import fence_flags
+from .memory import FenceFlagged
 
 __all__ = ["Query", "WorkItemQuery", "Barrier"]
 
@@ -56,24 +56,8 @@ class WorkItemQuery(Instruction):
             yield f"result is {self.type}, not i64"
 
 
-class Barrier(Instruction):
+class Barrier(FenceFlagged):
     """A work-group barrier. `flags` holds CLK_LOCAL_MEM_FENCE (1) | CLK_GLOBAL_MEM_FENCE (2)."""
 
     keywords = ("barrier",)
-    fields = ("flags",)
-    has_side_effects = True
     is_barrier = True
-
-    def __init__(self, flags: int) -> None:
-        super().__init__(ty.void, [])
-        self.flags = flags
-
-    def print_operands(self, p: TextWriter) -> str:
-        return str(self.flags)
-
-    @classmethod
-    def parse(cls, keyword: str, r: TextReader, name: str) -> Barrier:
-        return cls(r.int())
-
-    def verify(self) -> Iterator[str]:
-        yield from fence_flags(self.flags)
