@@ -26,11 +26,21 @@ def _initialize() -> None:
     llvm.initialize_native_asmparser()
 
 
+# Tuning on top of the host's features. `prefer-no-gather`: LLVM 22's SLP vectorizer, when it turns
+# loads from a private context array into a masked gather, schedules the gather above a store to the
+# same array (difftest seeds 31446 and 31981: a work-item read its private array before writing it).
+# Without gathers SLP keeps those loads scalar and in place. The loop vectorizer then scalarizes
+# gathers too, which measured neutral on the benchmark (Zen 4's gathers are microcoded).
+X86_TUNING = ("+prefer-no-gather",)
+
+
 @functools.cache
 def host_cpu() -> tuple[str, str]:
-    """(CPU name, feature string) of this machine, as LLVM sees them."""
+    """(CPU name, feature string) of this machine as LLVM sees them, plus loomcl's tuning."""
     _initialize()
-    return llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
+    tuning = X86_TUNING if llvm.get_process_triple().startswith(("x86_64", "i686")) else ()
+    features = [llvm.get_host_cpu_features().flatten(), *tuning]
+    return llvm.get_host_cpu_name(), ",".join(f for f in features if f)
 
 
 def new_target_machine(opt_level: int = 3) -> llvm.TargetMachine:

@@ -1,5 +1,5 @@
-"""Every kernel of ../shared/regressions/workgroup/ (legal programs loomcl once got wrong) must give its
-expected output: natively in every build-option configuration (each file in a child process, so a
+"""Every kernel of ../shared/regressions/workgroup/ and of found/ (legal programs loomcl once got wrong)
+must give its expected output: natively in every build-option configuration (each file in a child process, so a
 crash fails its test instead of killing pytest), in the interpreter on the work-group form of every
 pipeline configuration, and in the work-item reference itself."""
 from concurrent.futures import ThreadPoolExecutor
@@ -16,7 +16,7 @@ from .check import INTERP_CONFIGS, NATIVE_CONFIGS, interp, interp_args, referenc
 
 FILES = regressions.files()
 MISSING = f"no regression folder at {regressions.DIRECTORY}"
-PATHS = FILES or [None]
+PATHS = FILES if regressions.DIRECTORY.is_dir() else [None, *FILES]
 
 
 def _id(path):
