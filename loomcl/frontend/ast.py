@@ -139,6 +139,7 @@ class CastKind(enum.Enum):
     INT_TO_POINTER = "int-to-pointer"
     POINTER_TO_INT = "pointer-to-int"
     TO_VOID = "to-void"                     # evaluate and discard
+    SCALAR_TO_VECTOR = "scalar-to-vector"   # an element-typed scalar copied into every lane
     NOOP = "noop"                           # only qualifiers change
 
 
@@ -280,6 +281,32 @@ class BuiltinCall(Expr):
 class Index(Expr):
     base: Expr
     index: Expr
+
+
+@dataclass(eq=False)
+class Member(Expr):
+    """`base.name` or `base->name` as parsed; sema turns a vector's into a Swizzle."""
+
+    base: Expr
+    name: str
+    arrow: bool = False
+
+
+@dataclass(eq=False)
+class Swizzle(Expr):
+    """Lanes of a vector (`v.xz`, `v.s31`, `v.hi`): one lane gives its element, several a vector.
+    An lvalue when the base is one and no lane repeats."""
+
+    base: Expr
+    lanes: tuple[int, ...]
+
+
+@dataclass(eq=False)
+class VectorLiteral(Expr):
+    """`(float4)(a, v.xy, 1.0f)`: scalars and vectors whose lanes fill the vector in order, or one
+    scalar copied into every lane."""
+
+    items: list[Expr]
 
 
 @dataclass(eq=False)

@@ -3,7 +3,8 @@
 Each `Row` names one or more spellings of a builtin (aliases such as `atom_add` for `atomic_add`
 share a row), the `Builtin` identity the lowerer maps to IR, a signature template, and the types the
 template is expanded over. Templates are written like C declarations: `T (T, T)` is a function of two
-T returning T; `U` is the unsigned type of T (for `abs`); `AS` is expanded over the address spaces
+T returning T; `U` is the unsigned type of T (for `abs`), `S` the element type of a vector T (for
+`min(float4, float)`); `AS` is expanded over the address spaces
 listed in the row (for atomics); concrete names (`uint`, `size_t`) mean themselves. Adding the rest
 of the library, or vector overloads, is adding rows (and, for vectors, vector types to `over`).
 
@@ -15,6 +16,7 @@ import enum
 from dataclasses import dataclass
 from functools import lru_cache
 
+from . import builtin_families
 from . import types as T
 
 
@@ -34,6 +36,18 @@ class Builtin(enum.Enum):
     MEM_FENCE = enum.auto()
     READ_MEM_FENCE = enum.auto()
     WRITE_MEM_FENCE = enum.auto()
+    # builtins whose names spell their types (builtin_families.py)
+    VLOAD = enum.auto()
+    VSTORE = enum.auto()
+    CONVERT = enum.auto()
+    AS_TYPE = enum.auto()
+    # geometric (6.12.5)
+    DOT = enum.auto()
+    CROSS = enum.auto()
+    LENGTH = enum.auto()
+    DISTANCE = enum.auto()
+    NORMALIZE = enum.auto()
+    RSQRT = enum.auto()
     # math (6.13.2)
     SQRT = enum.auto()
     FABS = enum.auto()
@@ -108,6 +122,17 @@ class Row:
 B = Builtin
 FLOATS = T.FLOAT_TYPES
 INTEGERS = T.INTEGER_TYPES
+
+
+def vectors_of(scalars: tuple[T.Type, ...]) -> tuple[T.Type, ...]:
+    return tuple(T.vector_of(s, n) for s in scalars for n in (2, 3, 4, 8, 16))
+
+
+# gentype: the scalars and their vectors; in a template `S` is the element type of T
+GENFLOATS = FLOATS + vectors_of(FLOATS)
+GENINTEGERS = INTEGERS + vectors_of(INTEGERS)
+# the geometric functions take scalars and 2-, 3- and 4-lane vectors
+GEOMETRIC = FLOATS + tuple(T.vector_of(s, n) for s in FLOATS for n in (2, 3, 4))
 INT32 = (T.INT, T.UINT)
 GLOBAL_LOCAL = (T.AddressSpace.GLOBAL, T.AddressSpace.LOCAL)
 
@@ -125,31 +150,45 @@ ROWS: tuple[Row, ...] = (
     Row("mem_fence", B.MEM_FENCE, "void (uint)"),
     Row("read_mem_fence", B.READ_MEM_FENCE, "void (uint)"),
     Row("write_mem_fence", B.WRITE_MEM_FENCE, "void (uint)"),
-    Row("sqrt", B.SQRT, "T (T)", FLOATS),
-    Row("fabs", B.FABS, "T (T)", FLOATS),
-    Row("fmin", B.FMIN, "T (T, T)", FLOATS),
-    Row("fmax", B.FMAX, "T (T, T)", FLOATS),
-    Row("floor", B.FLOOR, "T (T)", FLOATS),
-    Row("ceil", B.CEIL, "T (T)", FLOATS),
-    Row("exp", B.EXP, "T (T)", FLOATS),
-    Row("log", B.LOG, "T (T)", FLOATS),
-    Row("pow", B.POW, "T (T, T)", FLOATS),
-    Row("sin", B.SIN, "T (T)", FLOATS),
-    Row("cos", B.COS, "T (T)", FLOATS),
-    Row("mad", B.MAD, "T (T, T, T)", FLOATS),
-    Row("fma", B.FMA, "T (T, T, T)", FLOATS),
-    Row("native_sqrt", B.NATIVE_SQRT, "T (T)", FLOATS),
-    Row("native_exp", B.NATIVE_EXP, "T (T)", FLOATS),
-    Row("native_log", B.NATIVE_LOG, "T (T)", FLOATS),
-    Row("native_sin", B.NATIVE_SIN, "T (T)", FLOATS),
-    Row("native_cos", B.NATIVE_COS, "T (T)", FLOATS),
-    Row("native_powr", B.NATIVE_POWR, "T (T, T)", FLOATS),
-    Row("native_divide", B.NATIVE_DIVIDE, "T (T, T)", FLOATS),
-    Row("native_recip", B.NATIVE_RECIP, "T (T)", FLOATS),
-    Row("min", B.MIN, "T (T, T)", INTEGERS + FLOATS),
-    Row("max", B.MAX, "T (T, T)", INTEGERS + FLOATS),
-    Row("abs", B.ABS, "U (T)", INTEGERS),
-    Row("clamp", B.CLAMP, "T (T, T, T)", INTEGERS + FLOATS),
+    Row("sqrt", B.SQRT, "T (T)", GENFLOATS),
+    Row("fabs", B.FABS, "T (T)", GENFLOATS),
+    Row("fmin", B.FMIN, "T (T, T)", GENFLOATS),
+    Row("fmax", B.FMAX, "T (T, T)", GENFLOATS),
+    Row("fmin", B.FMIN, "T (T, S)", vectors_of(FLOATS)),
+    Row("fmax", B.FMAX, "T (T, S)", vectors_of(FLOATS)),
+    Row("floor", B.FLOOR, "T (T)", GENFLOATS),
+    Row("ceil", B.CEIL, "T (T)", GENFLOATS),
+    Row("exp", B.EXP, "T (T)", GENFLOATS),
+    Row("log", B.LOG, "T (T)", GENFLOATS),
+    Row("pow", B.POW, "T (T, T)", GENFLOATS),
+    Row("sin", B.SIN, "T (T)", GENFLOATS),
+    Row("cos", B.COS, "T (T)", GENFLOATS),
+    Row("mad", B.MAD, "T (T, T, T)", GENFLOATS),
+    Row("fma", B.FMA, "T (T, T, T)", GENFLOATS),
+    Row("native_sqrt", B.NATIVE_SQRT, "T (T)", GENFLOATS),
+    Row("native_exp", B.NATIVE_EXP, "T (T)", GENFLOATS),
+    Row("native_log", B.NATIVE_LOG, "T (T)", GENFLOATS),
+    Row("native_sin", B.NATIVE_SIN, "T (T)", GENFLOATS),
+    Row("native_cos", B.NATIVE_COS, "T (T)", GENFLOATS),
+    Row("native_powr", B.NATIVE_POWR, "T (T, T)", GENFLOATS),
+    Row("native_divide", B.NATIVE_DIVIDE, "T (T, T)", GENFLOATS),
+    Row("native_recip", B.NATIVE_RECIP, "T (T)", GENFLOATS),
+    Row("min", B.MIN, "T (T, T)", GENINTEGERS + GENFLOATS),
+    Row("max", B.MAX, "T (T, T)", GENINTEGERS + GENFLOATS),
+    Row("min", B.MIN, "T (T, S)", vectors_of(INTEGERS + FLOATS)),
+    Row("max", B.MAX, "T (T, S)", vectors_of(INTEGERS + FLOATS)),
+    Row("abs", B.ABS, "U (T)", GENINTEGERS),
+    Row("clamp", B.CLAMP, "T (T, T, T)", GENINTEGERS + GENFLOATS),
+    Row("clamp", B.CLAMP, "T (T, S, S)", vectors_of(INTEGERS + FLOATS)),
+    Row("rsqrt native_rsqrt half_rsqrt", B.RSQRT, "T (T)", GENFLOATS),
+    Row("dot", B.DOT, "S (T, T)", GEOMETRIC),
+    Row("cross", B.CROSS, "T (T, T)", tuple(T.vector_of(s, n) for s in FLOATS for n in (3, 4))),
+    Row("length", B.LENGTH, "S (T)", GEOMETRIC),
+    Row("fast_length", B.LENGTH, "S (T)", GEOMETRIC[:1] + GEOMETRIC[2:5]),
+    Row("distance", B.DISTANCE, "S (T, T)", GEOMETRIC),
+    Row("fast_distance", B.DISTANCE, "S (T, T)", GEOMETRIC[:1] + GEOMETRIC[2:5]),
+    Row("normalize", B.NORMALIZE, "T (T)", GEOMETRIC),
+    Row("fast_normalize", B.NORMALIZE, "T (T)", GEOMETRIC[:1] + GEOMETRIC[2:5]),
     Row("atomic_add atom_add", B.ATOMIC_ADD, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
     Row("atomic_sub atom_sub", B.ATOMIC_SUB, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
     Row("atomic_inc atom_inc", B.ATOMIC_INC, "T (volatile AS T *)", INT32, GLOBAL_LOCAL),
@@ -172,6 +211,13 @@ _SPACES = {"__global": T.AddressSpace.GLOBAL, "__local": T.AddressSpace.LOCAL,
            "__constant": T.AddressSpace.CONSTANT, "__private": T.AddressSpace.PRIVATE}
 
 
+def unsigned_of(t: T.Type) -> T.Type:
+    """`ugentype`: the unsigned type of t's width, lane by lane for vectors."""
+    if t.is_vector:
+        return T.vector_of(T.to_unsigned(t.element), t.count)
+    return T.to_unsigned(t)
+
+
 def template_type(text: str, t: T.Type, space: T.AddressSpace) -> T.Type:
     """A type written in template notation, e.g. `volatile AS T *`, with T and AS substituted."""
     quals: dict = {}
@@ -184,7 +230,8 @@ def template_type(text: str, t: T.Type, space: T.AddressSpace) -> T.Type:
         elif word == "AS" or word in _SPACES:
             quals["address_space"] = space if word == "AS" else _SPACES[word]
         else:
-            base = t if word == "T" else T.to_unsigned(t) if word == "U" else _NAMED_TYPES[word]
+            base = t if word == "T" else T.element_of(t) if word == "S" else \
+                unsigned_of(t) if word == "U" else _NAMED_TYPES[word]
             result = base.with_quals(T.Qualifiers(**quals))
     return result
 
@@ -211,8 +258,8 @@ def _table() -> dict[str, tuple[Overload, ...]]:
 
 def overloads(name: str) -> tuple[Overload, ...]:
     """Every signature of the builtin `name`; empty if there is no such builtin."""
-    return _table().get(name, ())
+    return _table().get(name) or builtin_families.overloads(name)
 
 
 def is_builtin(name: str) -> bool:
-    return name in _table()
+    return bool(overloads(name))

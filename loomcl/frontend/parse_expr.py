@@ -112,12 +112,14 @@ class ExpressionParser:
     def mul(self) -> A.Expr:
         return self._left_assoc(self.cast, _ops(A.BinaryOp.MUL, A.BinaryOp.DIV, A.BinaryOp.MOD))
 
-    # cast = "(" type-name ")" cast | unary
+    # cast = "(" type-name ")" cast | "(" vector-type-name ")" "(" args ")" | unary
     def cast(self) -> A.Expr:
         if self.at("(") and self.is_type_name(self.peek(1)):
             tok = self.next()
             target = self.type_name()
             self.expect(")", " after type in cast")
+            if target.is_vector and self.consume("("):
+                return A.VectorLiteral(tok.loc, self.call_args(), type=target)
             return A.Cast(tok.loc, None, self.cast(), type=target)
         return self.unary()
 
@@ -147,7 +149,7 @@ class ExpressionParser:
             return A.SizeOf(tok.loc, type_operand=target)
         return A.SizeOf(tok.loc, operand=self.unary())
 
-    # postfix = primary ("[" expr "]" | "(" args ")" | "++" | "--")*
+    # postfix = primary ("[" expr "]" | "(" args ")" | "++" | "--" | ("." | "->") identifier)*
     def postfix(self) -> A.Expr:
         node = self.primary()
         while True:
@@ -161,8 +163,11 @@ class ExpressionParser:
             elif self.consume("++") or self.consume("--"):
                 op = A.IncDecOp.POST_INC if tok.text == "++" else A.IncDecOp.POST_DEC
                 node = A.IncDec(tok.loc, op, node)
-            elif self.at(".") or self.at("->"):
-                self.fail(tok, f"member access with '{tok.text}' is not supported yet")
+            elif self.consume(".") or self.consume("->"):
+                name = self.next()
+                if name.kind is not TokenKind.IDENT:
+                    self.fail(name, f"expected a member name after '{tok.text}'")
+                node = A.Member(tok.loc, node, name.text, arrow=tok.text == "->")
             else:
                 return node
 

@@ -56,6 +56,12 @@ def format_expr(e: A.Expr, implicit: bool = False) -> str:
         return f"sizeof({e.type_operand if e.operand is None else f(e.operand)})"
     if isinstance(e, A.InitList):
         return "{" + ", ".join(map(f, e.items)) + "}"
+    if isinstance(e, A.VectorLiteral):
+        return f"(({e.type})({', '.join(map(f, e.items))}))"
+    if isinstance(e, A.Member):
+        return f"{f(e.base)}{'->' if e.arrow else '.'}{e.name}"
+    if isinstance(e, A.Swizzle):
+        return f"{f(e.base)}.s{''.join('%x' % lane for lane in e.lanes)}"
     raise TypeError(f"unknown expression node {type(e).__name__}")
 
 

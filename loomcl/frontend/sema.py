@@ -62,9 +62,6 @@ class Sema(ExpressionChecker, InitializerChecker):
             if pointee.address_space is None:
                 pointee = T.with_address_space(pointee, self.pointee_default)
             return T.pointer_to(pointee, t.quals)
-        if t.is_vector:
-            self.diags.error(loc, f"vector type '{t}' is not supported yet")
-            return T.ERROR
         return t
 
     def array_length(self, t: T.ArrayType, loc) -> int | None:

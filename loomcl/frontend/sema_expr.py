@@ -14,6 +14,7 @@ from . import types as T
 from .constfold import fold
 from .conversions import (address_space_convertible, cast_kind, compatible_pointees,
                           pointer_assignable, promote, usual_arithmetic)
+from .sema_vector import VectorChecker
 
 _ARITH_ONLY = {A.BinaryOp.MUL, A.BinaryOp.DIV}
 _INTEGER_ONLY = {A.BinaryOp.MOD, A.BinaryOp.BIT_AND, A.BinaryOp.BIT_OR, A.BinaryOp.BIT_XOR,
@@ -29,7 +30,7 @@ def is_null_constant(e: A.Expr) -> bool:
     return e.type is not None and e.type.is_integer and fold(e) == 0
 
 
-class ExpressionChecker:
+class ExpressionChecker(VectorChecker):
     """Mixin for Sema: needs self.diags, self.lookup(name), self.check_call(call)."""
 
     # ---- entry points -------------------------------------------------------------------------
@@ -49,7 +50,10 @@ class ExpressionChecker:
 
     def condition(self, e: A.Expr) -> A.Expr:
         """e as a truth value: a scalar converted to bool (if/while/for, !, &&, ||, ?:)."""
-        e = self.rvalue(e)
+        return self.truth_value(self.rvalue(e))
+
+    def truth_value(self, e: A.Expr) -> A.Expr:
+        """The rvalue e converted to bool."""
         if e.type.is_error:
             return e
         kind = cast_kind(e.type, T.BOOL)
@@ -68,6 +72,9 @@ class ExpressionChecker:
         target = target.unqualified()
         if e.type.is_error or target.is_error or e.type.unqualified() == target:
             return e
+        if target.is_vector or e.type.is_vector:
+            return self.widen(e, target) if target.is_vector else \
+                self.error(e, message.format(target=target, source=e.type))
         kind = self.implicit_kind(e, target)
         if kind is None:
             self.diags.error(e.loc, message.format(target=target, source=e.type))
@@ -115,15 +122,22 @@ class ExpressionChecker:
 
     # ---- unary operators ----------------------------------------------------------------------
     def check_Unary(self, e: A.Unary) -> A.Expr:
-        if e.op is A.UnaryOp.LOGICAL_NOT:
-            e.operand = self.condition(e.operand)
-            e.type = T.ERROR if e.operand.type.is_error else T.INT
-            return e
         e.operand = self.rvalue(e.operand)
         t = e.operand.type
+        if t.is_vector and e.op is A.UnaryOp.LOGICAL_NOT:
+            return self.vector_not(e)
+        if e.op is A.UnaryOp.LOGICAL_NOT:
+            e.operand = self.truth_value(e.operand)
+            e.type = T.ERROR if e.operand.type.is_error else T.INT
+            return e
         if t.is_error:
             return _poison(e)
         wanted_integer = e.op is A.UnaryOp.BIT_NOT
+        if t.is_vector:
+            if wanted_integer and not t.element.is_integer:
+                return self.error(e, f"invalid argument type '{t}' to unary expression")
+            e.type = t.unqualified()
+            return e
         if not (t.is_integer if wanted_integer else t.is_arithmetic):
             return self.error(e, f"invalid argument type '{t}' to unary expression")
         e.operand = self.convert(e.operand, promote(t))
@@ -159,7 +173,7 @@ class ExpressionChecker:
             return _poison(e)
         if not self.require_modifiable(e.operand, e.loc):
             return _poison(e)
-        if not (t.is_arithmetic or t.is_pointer):
+        if not (t.is_arithmetic or t.is_pointer or t.is_vector):
             return self.error(e, f"cannot increment or decrement value of type '{t}'")
         e.type = t.unqualified()
         return e
@@ -181,6 +195,10 @@ class ExpressionChecker:
         source = e.operand.type
         if source.is_error or target.is_error:
             return _poison(e)
+        if target.is_vector or (source.is_vector and not target.is_void):
+            converted = self.vector_conversion(e.operand, target, explicit=True) \
+                if target.is_vector else f"cannot cast from vector type '{source}' to '{target}'"
+            return self.error(e, converted) if isinstance(converted, str) else converted
         kind = cast_kind(source, target) if (source.is_scalar or target.is_void) else None
         if kind is None or not (target.is_scalar or target.is_void):
             return self.error(e, f"cannot cast from type '{source}' to '{target}'")
@@ -197,14 +215,16 @@ class ExpressionChecker:
 
     # ---- binary operators ---------------------------------------------------------------------
     def check_Binary(self, e: A.Binary) -> A.Expr:
+        e.left, e.right = self.rvalue(e.left), self.rvalue(e.right)
+        lt, rt = e.left.type, e.right.type
+        if (lt.is_vector or rt.is_vector) and not _has_error(e.left, e.right):
+            return self.vector_binary(e, e.op in _INTEGER_ONLY)
         if e.op.is_logical:
-            e.left, e.right = self.condition(e.left), self.condition(e.right)
+            e.left, e.right = self.truth_value(e.left), self.truth_value(e.right)
             e.type = T.ERROR if _has_error(e.left, e.right) else T.INT
             return e
-        e.left, e.right = self.rvalue(e.left), self.rvalue(e.right)
         if _has_error(e.left, e.right):
             return _poison(e)
-        lt, rt = e.left.type, e.right.type
         if lt.is_pointer or rt.is_pointer:
             return self.pointer_binary(e)
         if e.op in _INTEGER_ONLY and not (lt.is_integer and rt.is_integer) or \
@@ -306,6 +326,11 @@ class ExpressionChecker:
             e.value, e.computation_type = self.convert(e.value, T.LONG), t
             return e
         integer_only = e.op in _INTEGER_ONLY
+        if t.is_vector:
+            if (integer_only and not t.element.is_integer) or not (vt.is_arithmetic or vt.is_vector):
+                return self.error(e, f"invalid operands to binary expression ('{t}' and '{vt}')")
+            e.value, e.computation_type = self.widen(e.value, t), t
+            return e
         if not (t.is_arithmetic and vt.is_arithmetic) or \
                 (integer_only and not (t.is_integer and vt.is_integer)):
             return self.error(e, f"invalid operands to binary expression ('{t}' and '{vt}')")
@@ -316,8 +341,12 @@ class ExpressionChecker:
         return e
 
     def check_Conditional(self, e: A.Conditional) -> A.Expr:
-        e.cond = self.condition(e.cond)
+        cond = self.rvalue(e.cond)
         e.then, e.else_ = self.rvalue(e.then), self.rvalue(e.else_)
+        if cond.type.is_vector and not _has_error(cond, e.then, e.else_):
+            e.cond = cond
+            return self.vector_conditional(e)
+        e.cond = self.truth_value(cond)
         if _has_error(e.cond, e.then, e.else_):
             return _poison(e)
         result = self.conditional_type(e.then, e.else_)
@@ -331,6 +360,10 @@ class ExpressionChecker:
 
     def conditional_type(self, a: A.Expr, b: A.Expr) -> T.Type | None:
         at, bt = a.type.unqualified(), b.type.unqualified()
+        if at.is_vector or bt.is_vector:
+            vector = at if at.is_vector else bt
+            other = bt if at.is_vector else at
+            return vector if other == vector or other.is_arithmetic else None
         if at.is_arithmetic and bt.is_arithmetic:
             return usual_arithmetic(at, bt)
         if at.is_void and bt.is_void:

@@ -246,7 +246,8 @@ class FunctionType(Type):
 
 @dataclass(frozen=True, repr=False)
 class VectorType(Type):
-    """OpenCL vector (`float4`): declared by the parser; sema does not accept it yet."""
+    """OpenCL vector (`float4`, spec 6.1.2): 2, 3, 4, 8 or 16 lanes of a scalar element; a
+    3-lane vector is sized and aligned like a 4-lane one (spec 6.1.5)."""
 
     element: Type = field(default_factory=VoidType)
     count: int = 4
@@ -350,6 +351,18 @@ BUILTIN_TYPE_NAMES: dict[str, Type] = {
 for _scalar in (CHAR, UCHAR, SHORT, USHORT, INT, UINT, LONG, ULONG, FLOAT, DOUBLE, HALF):
     for _n in (2, 3, 4, 8, 16):
         BUILTIN_TYPE_NAMES[f"{_scalar.name}{_n}"] = vector_of(_scalar, _n)
+
+
+def element_of(t: Type) -> Type:
+    """The element type of a vector, or t itself."""
+    return t.element if t.is_vector else t
+
+
+def mask_type(t: VectorType) -> VectorType:
+    """What comparing two vectors of type t gives (spec 6.3.d): lanes of the signed integer as
+    wide as t's element, -1 for true and 0 for false."""
+    signed = {1: CHAR, 2: SHORT, 4: INT, 8: LONG}[t.element.size]
+    return vector_of(signed, t.count)
 
 
 def to_unsigned(t: IntegerType) -> IntegerType:

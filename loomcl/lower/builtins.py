@@ -24,8 +24,10 @@ from ..frontend.constfold import fold_int
 from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.values import Constant, Value
+from .builtin_families import FamilyBuiltinLowering
 from .casts import splat
 from .errors import unsupported
+from .geometric import GeometricLowering
 from .types import is_floating, is_signed, value_type
 
 Q = ins.Query
@@ -63,7 +65,7 @@ _ATOMIC_MIN_MAX = {Builtin.ATOMIC_MIN: (AO.SMIN, AO.UMIN), Builtin.ATOMIC_MAX: (
 _ATOMIC_STEP = {Builtin.ATOMIC_INC: AO.ADD, Builtin.ATOMIC_DEC: AO.SUB}
 
 
-class BuiltinLowering:
+class BuiltinLowering(FamilyBuiltinLowering, GeometricLowering):
     """Mixin of FunctionLowerer: needs `self.b` and `self.value`."""
 
     def builtin(self, e: A.BuiltinCall) -> Value | None:
@@ -81,7 +83,13 @@ class BuiltinLowering:
         return handler(self, e)
 
     def _args(self, e: A.BuiltinCall) -> list[Value]:
-        return [self.value(a) for a in e.args]
+        """The arguments' values; a scalar argument of a builtin with a vector result (the `S` of
+        `min(float4, float)`) is copied into every lane."""
+        values = [self.value(a) for a in e.args]
+        result = value_type(e.type)
+        if isinstance(result, ty.VectorType):
+            values = [self.splat_value(v, result) if v.type is result.element else v for v in values]
+        return values
 
     # -- work-item functions -----------------------------------------------------------------------
 
@@ -146,6 +154,11 @@ class BuiltinLowering:
         (x,) = self._args(e)
         return self.b.binary(ins.BinaryOpcode.FDIV, splat(x.type, 1.0), x)
 
+    def _rsqrt(self, e: A.BuiltinCall) -> Value:
+        (x,) = self._args(e)
+        root = self.b.math(M.SQRT, [x], x.type)
+        return self.b.binary(ins.BinaryOpcode.FDIV, splat(x.type, 1.0), root)
+
     def _min_max(self, which, a: Value, b: Value, t) -> Value:
         signed, unsigned, floating = which
         function = floating if is_floating(t) else signed if is_signed(t) else unsigned
@@ -182,6 +195,16 @@ class BuiltinLowering:
 
 
 _HANDLERS = {
+    Builtin.VLOAD: FamilyBuiltinLowering._vload,
+    Builtin.VSTORE: FamilyBuiltinLowering._vstore,
+    Builtin.CONVERT: FamilyBuiltinLowering._convert,
+    Builtin.AS_TYPE: FamilyBuiltinLowering._as_type,
+    Builtin.RSQRT: BuiltinLowering._rsqrt,
+    Builtin.DOT: GeometricLowering._dot,
+    Builtin.CROSS: GeometricLowering._cross,
+    Builtin.LENGTH: GeometricLowering._length,
+    Builtin.DISTANCE: GeometricLowering._distance,
+    Builtin.NORMALIZE: GeometricLowering._normalize,
     Builtin.GET_GLOBAL_ID: BuiltinLowering._global_id,
     Builtin.GET_WORK_DIM: BuiltinLowering._work_dim,
     Builtin.BARRIER: BuiltinLowering._barrier,

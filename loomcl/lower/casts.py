@@ -147,6 +147,9 @@ class CastLowering:
     def _cast_to_void(self, value, source, target):
         return None
 
+    def _cast_scalar_to_vector(self, value, source, target):
+        return self.splat_value(value, value_type(target))
+
     # -- helpers shared with expressions -------------------------------------------------------
 
     def truth(self, value: Value) -> Value:

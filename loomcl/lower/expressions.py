@@ -86,7 +86,28 @@ class ExpressionLowering:
 
     def _load(self, e: A.Expr) -> Value:
         """A read of lvalue e (the AST's Cast(LOAD); also used if an lvalue is met as a value)."""
+        if isinstance(e, A.Swizzle):
+            return self._swizzle(e)
         return self.load_from(self.address(e), e.type, name_of(e))
+
+    def place(self, e: A.Expr) -> tuple[Value, A.Expr]:
+        """Where lvalue e lives, evaluated once for a read and a write: its address, or for a
+        swizzle the address of its vector."""
+        return self.address(e.base if isinstance(e, A.Swizzle) else e), e
+
+    def read_place(self, place: tuple[Value, A.Expr]) -> Value:
+        address, e = place
+        if isinstance(e, A.Swizzle):
+            vector = self.load_from(address, e.base.type, name_of(e.base))
+            return self._swizzle_of(vector, e)
+        return self.load_from(address, e.type, name_of(e))
+
+    def write_place(self, place: tuple[Value, A.Expr], value: Value) -> None:
+        address, e = place
+        if isinstance(e, A.Swizzle):
+            self.store_swizzle(e, value, address)
+        else:
+            self.store_to(value, address, e.type)
 
     # -- leaves ------------------------------------------------------------------------------------
 
@@ -128,7 +149,7 @@ class ExpressionLowering:
 
     def _binary(self, e: A.Binary) -> Value:
         if e.op.is_logical:
-            return self._logical(e)
+            return self.vector_logical(e) if e.type.is_vector else self._logical(e)
         left, right = self.value(e.left), self.value(e.right)
         if e.op.is_comparison:
             return self.bool_to_int(self.compare(e.op, left, right, e.left.type), e.type)
@@ -183,6 +204,8 @@ class ExpressionLowering:
         return self.bool_to_int(phi, e.type)
 
     def _conditional(self, e: A.Conditional) -> Value | None:
+        if e.cond.type.is_vector:
+            return self.vector_select(e)
         cond = self.condition(e.cond)
         then_block, else_block = self.new_block("cond.then"), self.new_block("cond.else")
         end = self.new_block("cond.end")
@@ -228,15 +251,15 @@ class ExpressionLowering:
 
     def _assign(self, e: A.Assign) -> Value:
         value = self.value(e.value)
-        self.store_to(value, self.address(e.target), e.target.type)
+        self.write_place(self.place(e.target), value)
         return value
 
     def _compound_assign(self, e: A.CompoundAssign) -> Value:
         """target op= value: load, convert into the computation type, operate, convert back, store."""
         value = self.value(e.value)
         target_type = e.target.type
-        address = self.address(e.target)
-        old = self.load_from(address, target_type, name_of(e.target))
+        place = self.place(e.target)
+        old = self.read_place(place)
         if target_type.is_pointer:
             new = self.offset_pointer(old, value, e.op is B.SUB, target_type)
         else:
@@ -244,19 +267,19 @@ class ExpressionLowering:
             wide = self.convert(e.to_computation, old, target_type, ct)
             result = self.arith(e.op, wide, value, ct)
             new = self.convert(e.from_computation, result, ct, target_type)
-        self.store_to(new, address, target_type)
+        self.write_place(place, new)
         return new
 
     def _inc_dec(self, e: A.IncDec) -> Value:
         t = e.operand.type
-        address = self.address(e.operand)
-        old = self.load_from(address, t, name_of(e.operand))
+        place = self.place(e.operand)
+        old = self.read_place(place)
         if t.is_pointer:
             new = self.offset_pointer(old, Constant(ty.i64, 1), not e.op.is_increment, t)
         else:
             op = B.ADD if e.op.is_increment else B.SUB
             new = self.arith(op, old, splat(old.type, 1.0 if is_floating(t) else 1), t)
-        self.store_to(new, address, t)
+        self.write_place(place, new)
         return new if e.op.is_prefix else old
 
     # -- conversions and calls ---------------------------------------------------------------------
@@ -302,6 +325,8 @@ _VALUE_HANDLERS = {
     A.Cast: ExpressionLowering._cast,
     A.Call: ExpressionLowering._call,
     A.BuiltinCall: ExpressionLowering._builtin_call,
+    A.VectorLiteral: lambda self, e: self._vector_literal(e),
+    A.Swizzle: lambda self, e: self._swizzle(e),
 }
 
 _ADDRESS_HANDLERS = {

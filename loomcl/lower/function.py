@@ -34,10 +34,11 @@ from .expressions import ExpressionLowering
 from .initializers import InitializerLowering
 from .statements import StatementLowering
 from .types import memory_type
+from .vectors import VectorLowering
 
 
 class FunctionLowerer(ExpressionLowering, StatementLowering, BuiltinLowering, CastLowering,
-                      InitializerLowering):
+                      InitializerLowering, VectorLowering):
     """The state of lowering one function body (the program context is shared)."""
 
     def __init__(self, program, decl: A.FunctionDecl, function: Function) -> None:

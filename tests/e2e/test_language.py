@@ -445,8 +445,6 @@ __kernel void vectors(__global const float *in, __global float4 *out4, __global 
 """
 
 
-@pytest.mark.xfail(strict=True, raises=cl.RuntimeError,
-                   reason="vector types are the next language issue: the frontend reports 'not supported yet'")
 def test_float4_vectors(run_kernel):
     """DESIGN.md lists vector types, literals and swizzles among the frontend's features."""
     n = 64

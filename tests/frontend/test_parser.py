@@ -191,8 +191,12 @@ void g() { return 1 }""")
 @pytest.mark.parametrize("source, message", [
     ("struct S { int a; };", "'struct' types are not supported yet"),
     ("void f() { goto x; }", "'goto' is not supported"),
-    ("void f(int a) { a.x = 1; }", "member access with '.' is not supported yet"),
-    ("void f() { float4 v; }", "vector type 'float4' is not supported yet"),
+    ("void f(int a) { a.x = 1; }", "member reference base type 'int' is not a structure, union or vector"),
+    ("void f() { float4 v; v.q = 1; }", "illegal vector component name 'q'"),
+    ("void f() { float2 v; v.z = 1; }", "vector component name 'z' is out of range for a vector of 2 components"),
+    ("void f() { float4 v; int4 w = v; }", "cannot convert between vector values of different types ('float4' and 'int4')"),
+    ("void f() { float4 v = (float4)(1.0f, 2.0f); }", "a 'float4' literal needs 4 components, not 2"),
+    ("void f() { int4 v; float4 w = (float4)v; }", "cannot cast from vector type 'int4' to vector type 'float4'; use convert_float4() or as_float4()"),
     ("unsigned float x;", "invalid combination of type specifiers"),
 ])
 def test_unsupported_constructs_are_reported(source, message):

@@ -1,0 +1,73 @@
+"""Builtins whose names spell their types, too many to list as rows (OpenCL C 6.12.3.2, 6.2.4.2,
+6.12.7): `vloadN`/`vstoreN`, `convert_<type>[_sat][_<rounding>]` and `as_<type>`.
+
+`overloads(name)` gives the overloads of such a name, generated on first use: vloadN over every
+element type and address space, convert_ from every arithmetic type with the target's lane count,
+as_ from every type of the target's size (a 3-lane vector only from and to 3-lane vectors).
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from . import types as T
+
+_ELEMENTS = (*T.INTEGER_TYPES, T.FLOAT, T.DOUBLE)
+_SIZES = (2, 3, 4, 8, 16)
+_SPACES = (T.AddressSpace.GLOBAL, T.AddressSpace.LOCAL, T.AddressSpace.CONSTANT, T.AddressSpace.PRIVATE)
+_ROUNDING = ("rte", "rtz", "rtp", "rtn")
+_NAMED = {t.name: t for t in _ELEMENTS}
+_VLOAD = re.compile(r"v(load|store)(2|3|4|8|16)")
+_CONVERT = re.compile(r"convert_([a-z]+?)(2|3|4|8|16)?(_sat)?(?:_(rte|rtz|rtp|rtn))?")
+_AS = re.compile(r"as_([a-z]+?)(2|3|4|8|16)?")
+
+
+def _every_type():
+    for element in _ELEMENTS:
+        yield element
+        for n in _SIZES:
+            yield T.vector_of(element, n)
+
+
+def _typed(element_name: str, count: str | None) -> T.Type | None:
+    element = _NAMED.get(element_name)
+    if element is None:
+        return None
+    return T.vector_of(element, int(count)) if count else element
+
+
+def _lanes(t: T.Type) -> int:
+    return t.count if t.is_vector else 1
+
+
+@lru_cache(maxsize=None)
+def overloads(name: str):
+    from .builtins import Builtin, Overload
+
+    if m := _VLOAD.fullmatch(name):
+        n = int(m.group(2))
+        out = []
+        for element in _ELEMENTS:
+            vector = T.vector_of(element, n)
+            for space in _SPACES:
+                if m.group(1) == "load":
+                    pointee = element.with_quals(T.Qualifiers(const=True, address_space=space))
+                    out.append(Overload(name, Builtin.VLOAD, vector, (T.SIZE_T, T.pointer_to(pointee))))
+                elif space is not T.AddressSpace.CONSTANT:
+                    pointee = element.with_quals(T.Qualifiers(address_space=space))
+                    out.append(Overload(name, Builtin.VSTORE, T.VOID,
+                                        (vector, T.SIZE_T, T.pointer_to(pointee))))
+        return tuple(out)
+    if m := _CONVERT.fullmatch(name):
+        target = _typed(m.group(1), m.group(2))
+        if target is None or (m.group(4) and not m.group(4) in _ROUNDING):
+            return ()
+        return tuple(Overload(name, Builtin.CONVERT, target, (source,)) for source in _every_type()
+                     if _lanes(source) == _lanes(target))
+    if m := _AS.fullmatch(name):
+        target = _typed(m.group(1), m.group(2))
+        if target is None:
+            return ()
+        return tuple(Overload(name, Builtin.AS_TYPE, target, (source,)) for source in _every_type()
+                     if source.size == target.size and (_lanes(source) == 3) == (_lanes(target) == 3))
+    return ()
