@@ -32,6 +32,8 @@ class CompilerOptions:
     """Context arrays for every value crossing a barrier (no uniform slots); implies plain CBS."""
     ids_fit_int: bool = False
     """The launch's global ids fit in a C int (set by the runtime per launch, never by a switch)."""
+    scalarize: bool = True
+    """Vector values become one scalar per lane, so work-item loops vectorize (scalarize-vectors)."""
 
     # -- code generation (codegen/) -------------------------------------------------------------
     parallel_metadata: bool = True
@@ -56,6 +58,7 @@ class CompilerOptions:
         "-loomcl-no-fold-guards": ("fold_guards", False),
         "-loomcl-no-horizontal-loops": ("horizontal_loops", False),
         "-loomcl-context-all": ("context_all", True),
+        "-loomcl-no-scalarize": ("scalarize", False),
         "-loomcl-no-parallel-metadata": ("parallel_metadata", False),
         "-loomcl-no-vectorize": ("vectorize", False),
         "-loomcl-verify-each": ("verify_each", True),

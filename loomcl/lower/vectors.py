@@ -5,9 +5,10 @@ operations applied to vector operands. What needs lanes by name lives here:
 
 * A literal is built lane by lane (`insertelement`), or is a `VectorConstant` when every part is a
   constant; a single scalar is copied into every lane (a splat).
-* Reading a swizzle is a `shufflevector` (or `extractelement` for one lane). Writing one stores each
-  named lane on its own (`elementptr` to the lane), never the whole vector: another work-item may
-  own the other lanes of the same vector in global or local memory.
+* Reading a swizzle is a `shufflevector` (or `extractelement` for one lane). Writing one in global or
+  local memory stores each named lane on its own (`elementptr` to the lane), never the whole vector:
+  another work-item may own the other lanes. In private memory it updates the whole vector
+  (`insertelement`), which keeps the variable promotable to a register.
 * `&&`, `||` and `?:` with vector operands evaluate both sides (spec 6.3.h, 6.3.i); `?:` picks by the
   most significant bit of each condition lane.
 """
@@ -65,9 +66,18 @@ class VectorLowering:
         return self.b.insert(ins.ShuffleVector(base, base, lanes))
 
     def store_swizzle(self, target: A.Swizzle, value: Value, vector_address: Value) -> None:
-        element = memory_type(target.base.type.element)
-        count = target.base.type.count
+        vector_type = target.base.type
+        count = vector_type.count
         parts = self.lanes_of(value)
+        if vector_address.type.address_space is ty.AddressSpace.PRIVATE:
+            # Nobody else sees private memory: a whole-vector update keeps the variable promotable.
+            vector = self.load_from(vector_address, vector_type)
+            for part, lane in zip(parts, target.lanes):
+                if lane < count:
+                    vector = self.b.insert(ins.InsertElement(vector, part, Constant(ty.i32, lane)))
+            self.store_to(vector, vector_address, vector_type)
+            return
+        element = memory_type(vector_type.element)
         for part, lane in zip(parts, target.lanes):
             if lane < count:
                 pointer = self.b.element_ptr(element, vector_address, Constant(ty.i64, lane))

@@ -8,6 +8,10 @@ each `run(function, analyses) -> bool` (passes.py). Why they are in this order:
                     anything reasons about barriers; mem2reg then sees the callees' allocas too.
  2. mem2reg         Uniformity analysis works on SSA values, and fewer allocas means fewer context
                     arrays. Needs inlining first (a callee's variables are only local once inlined).
+ 2b. scalarize-vectors (option `scalarize`)   One scalar per lane of every vector value: LLVM's loop
+                    vectorizer refuses loops that compute on vector types. On SSA (after 2, so
+                    promoted vector variables are values), before uniformity and context arrays
+                    reason about the values (each lane on its own).
  3. simplify        Folds what inlining and mem2reg expose (constant arguments, trivial phis) and
                     removes unreachable blocks, which sub-CFG formation must not see.
  3b. narrow-work-item-ids (option `ids_fit_int`)   Marks `(int)get_global_id(d)` exact when the
@@ -61,7 +65,8 @@ from ..ir.printer import print_function
 from ..ir.verifier import VerificationError, verify_function
 from ..options import DEFAULT_OPTIONS, CompilerOptions
 from . import (canonicalize_barriers, fold_local_id_guards, hoist_invariants, implicit_loop_barriers, inline,
-               mem2reg, narrow_work_item_ids, simplify, structurize_uniform_barriers, subcfg_formation)
+               mem2reg, narrow_work_item_ids, scalarize_vectors, simplify, structurize_uniform_barriers,
+               subcfg_formation)
 from .clone import clone_module
 from .passes import Pass, PassContext, run_pass
 
@@ -87,6 +92,7 @@ class Step:
 PIPELINE: tuple[Step, ...] = (
     Step(inline, None, "callees' barriers and queries must be visible; mem2reg then sees their allocas"),
     Step(mem2reg, None, "uniformity works on SSA; a callee's variables are local only once inlined"),
+    Step(scalarize_vectors, "scalarize", "on SSA, before anything reasons about values: one value per lane"),
     Step(simplify, None, "folds what inline and mem2reg expose; no unreachable blocks for subcfg-formation"),
     Step(narrow_work_item_ids, "ids_fit_int",
          "matches lowering's id arithmetic on SSA, before canonicalize-barriers hoists the queries"),
