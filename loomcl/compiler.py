@@ -47,6 +47,8 @@ def kernel_param(param: ast.ParamDecl) -> KernelParam:
         return KernelParam(param.name, kind, str(t), scalar_dtype(t.pointee.unqualified()), 8)
     dtype = scalar_dtype(t.unqualified())
     kind = ParamKind.SCALAR if dtype is not None and t.size <= 8 else ParamKind.BY_VALUE
+    if t.is_vector:  # numbers given for a vector argument are converted to its element type
+        dtype = np.dtype((scalar_dtype(t.element), t.count))
     return KernelParam(param.name, kind, str(t), dtype, t.size)
 
 

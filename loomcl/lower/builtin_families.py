@@ -80,9 +80,9 @@ class FamilyBuiltinLowering:
         lo, hi = float(t.min_value), float(t.max_value)
         # The largest float not above hi: converting hi itself may round up past the range.
         hi = _float_below(hi, ty.scalar_of(value.type).bits)
+        is_nan = self.b.compare(ins.Predicate.UNO, value, value)  # before fmax turns NaN into lo
         value = self.b.math(M.FMAX, [value, splat(value.type, lo)], value.type)
         value = self.b.math(M.FMIN, [value, splat(value.type, hi)], value.type)
-        is_nan = self.b.compare(ins.Predicate.UNO, value, value)
         return self.b.select(is_nan, splat(value.type, 0.0), value)
 
     def _saturate_integer(self, value: Value, s: T.Type, t: T.Type) -> Value:

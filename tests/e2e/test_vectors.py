@@ -1,0 +1,218 @@
+"""OpenCL vector types end to end against numpy: literals, swizzles (read and written, in private,
+global and local memory), lane-wise operators with scalar widening, -1/0 masks, vector `?:`,
+vloadN/vstoreN, convert_ and as_, geometric functions, vector kernel arguments and cltypes. Every
+kernel runs with the vectors scalarized (the default) and kept as LLVM vectors."""
+import numpy as np
+import pytest
+
+import loomcl as cl
+
+CONFIGS = ["", "-loomcl-no-scalarize"]
+N = 48
+
+
+@pytest.fixture(params=CONFIGS, ids=["scalarized", "vector-ir"])
+def options(request):
+    return request.param
+
+
+def test_literals_swizzles_and_operators(run_kernel, options, rng):
+    src = """
+    __kernel void k(__global const float4 *in, __global float4 *out, __global int4 *mask, float s)
+    {
+        size_t i = get_global_id(0);
+        float4 a = in[i];
+        float4 b = (float4)(1.0f, a.xy, s);          /* mixed scalar and vector parts */
+        float2 c = a.zw * 2.0f + b.lo;               /* scalar widening, .lo */
+        a.xz = c;                                    /* lvalue swizzle in private memory */
+        a.y += 1.0f;
+        b++;
+        mask[i] = (a > b) | (int4)(0, 0, 0, 16);     /* comparison masks are -1/0 */
+        out[i] = a.wzyx + (float4)(c, c.yx) - (float4)(s) + b.even.xyxy * b.odd.yyxx;
+    }"""
+    x = rng.standard_normal((N, 4)).astype(np.float32)
+    s = np.float32(0.25)
+    _, out, mask = run_kernel(src, "k", (N,), (16,), x, np.zeros((N, 4), np.float32),
+                              np.zeros((N, 4), np.int32), s, options=options)
+    a = x.copy()
+    b = np.stack([np.ones(N, np.float32), x[:, 0], x[:, 1], np.full(N, s)], 1)
+    c = a[:, 2:] * np.float32(2) + b[:, :2]
+    a[:, 0], a[:, 2] = c[:, 0], c[:, 1]
+    a[:, 1] += 1
+    b += 1
+    np.testing.assert_array_equal(mask, -(a > b).astype(np.int32) | np.int32([0, 0, 0, 16]))
+    expected = a[:, ::-1] + np.concatenate([c, c[:, ::-1]], 1) - s + \
+        b[:, [0, 2, 0, 2]] * b[:, [3, 3, 1, 1]]
+    np.testing.assert_allclose(out, expected, rtol=1e-6)
+
+
+def test_swizzle_stores_write_only_their_lanes_in_global_and_local_memory(run_kernel, options):
+    src = """
+    __kernel void k(__global int4 *g, __global int4 *from_local, __local int4 *tile)
+    {
+        size_t i = get_global_id(0), l = get_local_id(0);
+        tile[l] = (int4)(-1);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        tile[l ^ 1].s13 = (int2)((int)i, 100 + (int)i);  /* the neighbour writes lanes 1 and 3 */
+        g[i].zx = (int2)(7, 8);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        from_local[i] = tile[l];
+    }"""
+    g = np.arange(N * 4, dtype=np.int32).reshape(N, 4)
+    g2, from_local = run_kernel(src, "k", (N,), (8,), g, np.zeros((N, 4), np.int32),
+                                cl.LocalMemory(8 * 16), options=options)
+    expected = g.copy()
+    expected[:, 2], expected[:, 0] = 7, 8
+    np.testing.assert_array_equal(g2, expected)
+    i = np.arange(N) ^ 1
+    np.testing.assert_array_equal(from_local, np.stack([-np.ones(N), i, -np.ones(N), 100 + i], 1))
+
+
+def test_three_lane_vectors_are_sized_like_four_and_hi_odd_work(run_kernel, options):
+    src = """
+    __kernel void k(__global float3 *v, __global float *out, __global float *packed)
+    {
+        size_t i = get_global_id(0);
+        float3 a = v[i];
+        float2 h = a.hi;                      /* (z, undefined) */
+        out[2 * i] = h.x + a.odd.x;           /* z + y */
+        out[2 * i + 1] = (float)sizeof(float3);
+        vstore3(a.zyx, i, packed);            /* vstore3 packs 3 floats */
+        v[i] = vload3(i, packed) * 2.0f;
+    }"""
+    x = np.arange(N * 4, dtype=np.float32).reshape(N, 4)
+    v, out, packed = run_kernel(src, "k", (N,), (16,), x, np.zeros(2 * N, np.float32),
+                                np.zeros(3 * N, np.float32), options=options)
+    np.testing.assert_array_equal(out[0::2], x[:, 2] + x[:, 1])
+    np.testing.assert_array_equal(out[1::2], 16)
+    np.testing.assert_array_equal(packed.reshape(N, 3), x[:, 2::-1])
+    np.testing.assert_array_equal(v[:, :3], x[:, 2::-1] * 2)
+
+
+def test_logic_and_select_lane_wise(run_kernel, options, rng):
+    src = """
+    __kernel void k(__global const int8 *a, __global const int8 *b, __global int8 *out)
+    {
+        size_t i = get_global_id(0);
+        int8 x = a[i], y = b[i];
+        int8 both = x && y, either = x || !y;
+        out[3 * i] = both;
+        out[3 * i + 1] = either;
+        out[3 * i + 2] = (x < y) ? x : y * 2;         /* per lane by the mask's sign bit */
+    }"""
+    a = rng.integers(-2, 3, (N, 8)).astype(np.int32)
+    b = rng.integers(-2, 3, (N, 8)).astype(np.int32)
+    out, = run_kernel(src, "k", (N,), (16,), a, b, np.zeros((3 * N, 8), np.int32), options=options)[2:]
+    np.testing.assert_array_equal(out[0::3], -((a != 0) & (b != 0)).astype(np.int32))
+    np.testing.assert_array_equal(out[1::3], -((a != 0) | (b == 0)).astype(np.int32))
+    np.testing.assert_array_equal(out[2::3], np.where(a < b, a, b * 2))
+
+
+def test_sixteen_lanes_and_hex_swizzles(run_kernel, options):
+    src = """
+    __kernel void k(__global const uchar16 *in, __global uchar16 *out, __global ushort8 *wide)
+    {
+        size_t i = get_global_id(0);
+        uchar16 v = in[i];
+        out[i] = v.sFEDCBA9876543210 + (uchar)1;
+        wide[i] = convert_ushort8(v.hi) * (ushort)300;
+    }"""
+    x = (np.arange(N * 16) % 256).astype(np.uint8).reshape(N, 16)
+    _, out, wide = run_kernel(src, "k", (N,), (16,), x, np.zeros_like(x), np.zeros((N, 8), np.uint16),
+                              options=options)
+    np.testing.assert_array_equal(out, x[:, ::-1] + np.uint8(1))
+    np.testing.assert_array_equal(wide, x[:, 8:].astype(np.uint16) * np.uint16(300))
+
+
+def test_conversions_saturate_and_round_as_named(run_kernel, options):
+    src = """
+    __kernel void k(__global const float4 *f, __global int4 *rte, __global int4 *rtn, __global uchar4 *sat,
+                    __global short4 *isat, __global uint4 *bits)
+    {
+        size_t i = get_global_id(0);
+        rte[i] = convert_int4_rte(f[i]);
+        rtn[i] = convert_int4_rtn(f[i]);
+        sat[i] = convert_uchar4_sat_rte(f[i]);
+        isat[i] = convert_short4_sat(convert_int4_sat(f[i] * 1000.0f));
+        bits[i] = as_uint4(f[i]);
+    }"""
+    f = np.array([[0.5, 1.5, -2.5, 300.7], [-0.4, 2.6, np.nan, -1e12], [3e9, -3e9, 255.5, 254.5]],
+                 np.float32)
+    f = np.tile(f, (16, 1))
+    n = len(f)
+    outs = run_kernel(src, "k", (n,), (16,), f, np.zeros((n, 4), np.int32), np.zeros((n, 4), np.int32),
+                      np.zeros((n, 4), np.uint8), np.zeros((n, 4), np.int16), np.zeros((n, 4), np.uint32),
+                      options=options)
+    _, rte, rtn, sat, isat, bits = outs
+    finite = np.isfinite(f) & (np.abs(f) < 2e9)
+    np.testing.assert_array_equal(rte[finite], np.rint(f[finite]))
+    np.testing.assert_array_equal(rtn[finite], np.floor(f[finite]))
+    np.testing.assert_array_equal(sat, np.clip(np.rint(np.nan_to_num(f, nan=0)), 0, 255))
+    wide = np.clip(np.trunc(np.nan_to_num(f * np.float32(1000), nan=0).astype(np.float64)), -2**31, 2**31 - 1)
+    np.testing.assert_array_equal(isat, np.clip(wide, -32768, 32767))
+    np.testing.assert_array_equal(bits, f.view(np.uint32))
+
+
+def test_geometric_functions(run_kernel, options, rng):
+    src = """
+    __kernel void k(__global const float4 *a, __global const float4 *b, __global float *scalars,
+                    __global float4 *vectors)
+    {
+        size_t i = get_global_id(0);
+        float4 x = a[i], y = b[i];
+        scalars[4 * i] = dot(x, y);
+        scalars[4 * i + 1] = length(x.xyz);
+        scalars[4 * i + 2] = distance(x.xy, y.xy);
+        scalars[4 * i + 3] = fast_length(x);
+        vectors[2 * i] = cross(x, y);
+        vectors[2 * i + 1] = normalize(i == 0 ? (float4)(0.0f) : x);
+    }"""
+    a = rng.standard_normal((N, 4)).astype(np.float32)
+    b = rng.standard_normal((N, 4)).astype(np.float32)
+    _, _, scalars, vectors = run_kernel(src, "k", (N,), (16,), a, b, np.zeros(4 * N, np.float32),
+                                        np.zeros((2 * N, 4), np.float32), options=options)
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    np.testing.assert_allclose(scalars[0::4], (a64 * b64).sum(1), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(scalars[1::4], np.linalg.norm(a64[:, :3], axis=1), rtol=1e-6)
+    np.testing.assert_allclose(scalars[2::4], np.linalg.norm(a64[:, :2] - b64[:, :2], axis=1), rtol=1e-6)
+    np.testing.assert_allclose(scalars[3::4], np.linalg.norm(a64, axis=1), rtol=1e-6)
+    cross = np.concatenate([np.cross(a64[:, :3], b64[:, :3]), np.zeros((N, 1))], 1)
+    np.testing.assert_allclose(vectors[0::2], cross, rtol=1e-5, atol=1e-6)
+    normalized = a64 / np.linalg.norm(a64, axis=1, keepdims=True)
+    normalized[0] = 0
+    np.testing.assert_allclose(vectors[1::2], normalized, rtol=1e-6, atol=1e-7)
+
+
+def test_vector_builtins_and_mixed_scalar_forms(run_kernel, options, rng):
+    src = """
+    __kernel void k(__global const float4 *a, __global float4 *out, __global int4 *iout)
+    {
+        size_t i = get_global_id(0);
+        float4 x = a[i];
+        out[2 * i] = fmax(sqrt(fabs(x)), 0.5f) + clamp(x, -1.0f, 1.0f);
+        out[2 * i + 1] = mad(x, x, (float4)(1.0f)) - min(x, 0.0f);
+        iout[i] = convert_int4(abs(convert_int4(x * 10.0f))) + max((int4)(3), (int)i);
+    }"""
+    x = rng.standard_normal((N, 4)).astype(np.float32)
+    _, out, iout = run_kernel(src, "k", (N,), (16,), x, np.zeros((2 * N, 4), np.float32),
+                              np.zeros((N, 4), np.int32), options=options)
+    np.testing.assert_allclose(out[0::2], np.maximum(np.sqrt(np.abs(x)), 0.5) + np.clip(x, -1, 1), rtol=1e-6)
+    np.testing.assert_allclose(out[1::2], x * x + 1 - np.minimum(x, 0), rtol=1e-6)
+    expected = np.abs(np.trunc(x * np.float32(10)).astype(np.int32)) + np.maximum(3, np.arange(N))[:, None]
+    np.testing.assert_array_equal(iout, expected)
+
+
+def test_vector_kernel_arguments_from_sequences_and_cltypes(run_kernel, options):
+    src = """
+    __kernel void k(__global float4 *out, float4 s, int2 t, float3 u)
+    {
+        size_t i = get_global_id(0);
+        out[i] = s * (float)i + (float4)(convert_float2(t), u.zx);
+    }"""
+    for s, t, u in (([1, 2, 3, 4], [5, 6], [7, 8, 9]),
+                    (cl.cltypes.make_float4(1, 2, 3, 4)[()], cl.cltypes.make_int2(5, 6)[()],
+                     cl.cltypes.make_float3(7, 8, 9)[()])):
+        out, = run_kernel(src, "k", (N,), (16,), np.zeros((N, 4), np.float32), s, t, u, options=options)
+        expected = np.float32([1, 2, 3, 4]) * np.arange(N, dtype=np.float32)[:, None] + np.float32([5, 6, 9, 7])
+        np.testing.assert_array_equal(out, expected)
+    assert cl.cltypes.float3.itemsize == 16 and cl.cltypes.make_float4(1, 2, 3, 4)["w"] == 4
