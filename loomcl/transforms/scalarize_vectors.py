@@ -15,6 +15,12 @@ Values that must stay vectors (a bitcast between lane counts for `as_T`, a vecto
 taken apart with `extractelement` where they are defined, and rebuilt with `insertelement` only
 for a user that needs the whole vector.
 
+Not when a function carries many vector lanes around its loops (more than `MAX_CARRIED_LANES`, counted
+over the lanes of its vector phis): code written as explicit SIMD for a CPU, like twelve float8
+accumulators in a loop, would need one vector register per lane after scalarization and spill
+(the benchmark's fma probe fell from 79 to 43 GFLOP/s); kept as vectors it runs one work-item at a
+time at the width its author chose.
+
 Expects: SSA (after mem2reg). Guarantees: same behaviour; no vector-typed instruction except those
 kept whole (bitcasts changing the lane count and the inserts rebuilding their operand).
 """
@@ -28,6 +34,8 @@ from ..ir.values import Argument, Constant, Undef, Value, VectorConstant
 from .passes import PassContext
 
 NAME = "scalarize-vectors"
+# AVX-512 has 32 vector registers; leave room for the values computed from the carried ones.
+MAX_CARRIED_LANES = 24
 
 
 def _is_vector(t: ty.Type) -> bool:
@@ -76,6 +84,8 @@ class _Scalarizer:
     def run(self) -> bool:
         order = reverse_post_order(self.function.entry, lambda b: b.successors)
         phis = [p for b in order for p in b.phis if _is_vector(p.type)]
+        if sum(p.type.count for p in phis) > MAX_CARRIED_LANES:
+            return False
         for phi in phis:
             self._split_phi(phi)
         for block in order:
