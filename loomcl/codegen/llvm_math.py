@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..ir import instructions as ins
-from . import llvm_libm, llvm_libm_pow, llvm_libm_trig
+from . import llvm_libm, llvm_libm_calls, llvm_libm_pow, llvm_libm_trig
 from .errors import CodegenError
 from .llvm_types import intrinsic_suffix, llvm_type
 
@@ -35,7 +35,8 @@ _INTRINSICS = {
     ins.MathFunction.ABS: "abs",
 }
 
-_OWN_LIBRARIES = (llvm_libm, llvm_libm_trig, llvm_libm_pow)
+# first match wins: our own code, then the C library for what has no intrinsic
+_OWN_LIBRARIES = (llvm_libm, llvm_libm_trig, llvm_libm_pow, llvm_libm_calls)
 
 
 def math_function(inst: ins.MathCall) -> ins.MathFunction:

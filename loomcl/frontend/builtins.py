@@ -56,6 +56,63 @@ class Builtin(enum.Enum):
     NATIVE_POWR = enum.auto()
     NATIVE_DIVIDE = enum.auto()
     NATIVE_RECIP = enum.auto()
+    # the rest of the OpenCL 1.2 math library (6.12.2) and degrees/radians (6.12.4)
+    ACOS = enum.auto()
+    ACOSH = enum.auto()
+    ACOSPI = enum.auto()
+    ASIN = enum.auto()
+    ASINH = enum.auto()
+    ASINPI = enum.auto()
+    ATAN = enum.auto()
+    ATAN2 = enum.auto()
+    ATANH = enum.auto()
+    ATANPI = enum.auto()
+    ATAN2PI = enum.auto()
+    CBRT = enum.auto()
+    COPYSIGN = enum.auto()
+    COSH = enum.auto()
+    COSPI = enum.auto()
+    ERF = enum.auto()
+    ERFC = enum.auto()
+    EXP2 = enum.auto()
+    EXP10 = enum.auto()
+    EXPM1 = enum.auto()
+    FDIM = enum.auto()
+    FMOD = enum.auto()
+    FRACT = enum.auto()
+    FREXP = enum.auto()
+    HYPOT = enum.auto()
+    ILOGB = enum.auto()
+    LDEXP = enum.auto()
+    LGAMMA = enum.auto()
+    LGAMMA_R = enum.auto()
+    LOG2 = enum.auto()
+    LOG10 = enum.auto()
+    LOG1P = enum.auto()
+    LOGB = enum.auto()
+    MAXMAG = enum.auto()
+    MINMAG = enum.auto()
+    MODF = enum.auto()
+    NAN = enum.auto()
+    NEXTAFTER = enum.auto()
+    POWN = enum.auto()
+    POWR = enum.auto()
+    REMAINDER = enum.auto()
+    REMQUO = enum.auto()
+    RINT = enum.auto()
+    ROOTN = enum.auto()
+    ROUND = enum.auto()
+    RSQRT = enum.auto()
+    SINCOS = enum.auto()
+    SINH = enum.auto()
+    SINPI = enum.auto()
+    TAN = enum.auto()
+    TANH = enum.auto()
+    TANPI = enum.auto()
+    TGAMMA = enum.auto()
+    TRUNC = enum.auto()
+    DEGREES = enum.auto()
+    RADIANS = enum.auto()
     # integer and common functions (6.13.3, 6.13.4)
     MIN = enum.auto()
     MAX = enum.auto()
@@ -110,6 +167,7 @@ FLOATS = T.FLOAT_TYPES
 INTEGERS = T.INTEGER_TYPES
 INT32 = (T.INT, T.UINT)
 GLOBAL_LOCAL = (T.AddressSpace.GLOBAL, T.AddressSpace.LOCAL)
+ANY_SPACE = GLOBAL_LOCAL + (T.AddressSpace.PRIVATE,)
 
 ROWS: tuple[Row, ...] = (
     Row("get_work_dim", B.GET_WORK_DIM, "uint ()"),
@@ -146,6 +204,77 @@ ROWS: tuple[Row, ...] = (
     Row("native_powr", B.NATIVE_POWR, "T (T, T)", FLOATS),
     Row("native_divide", B.NATIVE_DIVIDE, "T (T, T)", FLOATS),
     Row("native_recip", B.NATIVE_RECIP, "T (T)", FLOATS),
+    Row("acos", B.ACOS, "T (T)", FLOATS),
+    Row("acosh", B.ACOSH, "T (T)", FLOATS),
+    Row("acospi", B.ACOSPI, "T (T)", FLOATS),
+    Row("asin", B.ASIN, "T (T)", FLOATS),
+    Row("asinh", B.ASINH, "T (T)", FLOATS),
+    Row("asinpi", B.ASINPI, "T (T)", FLOATS),
+    Row("atan", B.ATAN, "T (T)", FLOATS),
+    Row("atanh", B.ATANH, "T (T)", FLOATS),
+    Row("atanpi", B.ATANPI, "T (T)", FLOATS),
+    Row("cbrt", B.CBRT, "T (T)", FLOATS),
+    Row("cosh", B.COSH, "T (T)", FLOATS),
+    Row("cospi", B.COSPI, "T (T)", FLOATS),
+    Row("erfc", B.ERFC, "T (T)", FLOATS),
+    Row("erf", B.ERF, "T (T)", FLOATS),
+    Row("exp2", B.EXP2, "T (T)", FLOATS),
+    Row("exp10", B.EXP10, "T (T)", FLOATS),
+    Row("expm1", B.EXPM1, "T (T)", FLOATS),
+    Row("lgamma", B.LGAMMA, "T (T)", FLOATS),
+    Row("log2", B.LOG2, "T (T)", FLOATS),
+    Row("log10", B.LOG10, "T (T)", FLOATS),
+    Row("log1p", B.LOG1P, "T (T)", FLOATS),
+    Row("logb", B.LOGB, "T (T)", FLOATS),
+    Row("rint", B.RINT, "T (T)", FLOATS),
+    Row("round", B.ROUND, "T (T)", FLOATS),
+    Row("rsqrt", B.RSQRT, "T (T)", FLOATS),
+    Row("sinh", B.SINH, "T (T)", FLOATS),
+    Row("sinpi", B.SINPI, "T (T)", FLOATS),
+    Row("tan", B.TAN, "T (T)", FLOATS),
+    Row("tanh", B.TANH, "T (T)", FLOATS),
+    Row("tanpi", B.TANPI, "T (T)", FLOATS),
+    Row("tgamma", B.TGAMMA, "T (T)", FLOATS),
+    Row("trunc", B.TRUNC, "T (T)", FLOATS),
+    Row("degrees", B.DEGREES, "T (T)", FLOATS),
+    Row("radians", B.RADIANS, "T (T)", FLOATS),
+    Row("atan2", B.ATAN2, "T (T, T)", FLOATS),
+    Row("atan2pi", B.ATAN2PI, "T (T, T)", FLOATS),
+    Row("copysign", B.COPYSIGN, "T (T, T)", FLOATS),
+    Row("fdim", B.FDIM, "T (T, T)", FLOATS),
+    Row("fmod", B.FMOD, "T (T, T)", FLOATS),
+    Row("hypot", B.HYPOT, "T (T, T)", FLOATS),
+    Row("maxmag", B.MAXMAG, "T (T, T)", FLOATS),
+    Row("minmag", B.MINMAG, "T (T, T)", FLOATS),
+    Row("nextafter", B.NEXTAFTER, "T (T, T)", FLOATS),
+    Row("powr", B.POWR, "T (T, T)", FLOATS),
+    Row("remainder", B.REMAINDER, "T (T, T)", FLOATS),
+    Row("ilogb", B.ILOGB, "int (T)", FLOATS),
+    Row("ldexp", B.LDEXP, "T (T, int)", FLOATS),
+    Row("pown", B.POWN, "T (T, int)", FLOATS),
+    Row("rootn", B.ROOTN, "T (T, int)", FLOATS),
+    Row("nan", B.NAN, "float (uint)"),
+    Row("nan", B.NAN, "double (ulong)"),
+    Row("fract", B.FRACT, "T (T, AS T *)", FLOATS, ANY_SPACE),
+    Row("modf", B.MODF, "T (T, AS T *)", FLOATS, ANY_SPACE),
+    Row("sincos", B.SINCOS, "T (T, AS T *)", FLOATS, ANY_SPACE),
+    Row("frexp", B.FREXP, "T (T, AS int *)", FLOATS, ANY_SPACE),
+    Row("lgamma_r", B.LGAMMA_R, "T (T, AS int *)", FLOATS, ANY_SPACE),
+    Row("remquo", B.REMQUO, "T (T, T, AS int *)", FLOATS, ANY_SPACE),
+    Row("half_cos", B.COS, "T (T)", (T.FLOAT,)),
+    Row("half_exp", B.EXP, "T (T)", (T.FLOAT,)),
+    Row("half_exp2 native_exp2", B.EXP2, "T (T)", (T.FLOAT,)),
+    Row("half_exp10 native_exp10", B.EXP10, "T (T)", (T.FLOAT,)),
+    Row("half_log", B.LOG, "T (T)", (T.FLOAT,)),
+    Row("half_log2 native_log2", B.LOG2, "T (T)", (T.FLOAT,)),
+    Row("half_log10 native_log10", B.LOG10, "T (T)", (T.FLOAT,)),
+    Row("half_powr", B.POWR, "T (T)", (T.FLOAT,)),
+    Row("half_rsqrt native_rsqrt", B.RSQRT, "T (T)", (T.FLOAT,)),
+    Row("half_sin", B.SIN, "T (T)", (T.FLOAT,)),
+    Row("half_sqrt", B.SQRT, "T (T)", (T.FLOAT,)),
+    Row("half_tan native_tan", B.TAN, "T (T)", (T.FLOAT,)),
+    Row("half_recip", B.NATIVE_RECIP, "T (T)", (T.FLOAT,)),
+    Row("half_divide", B.NATIVE_DIVIDE, "T (T, T)", (T.FLOAT,)),
     Row("min", B.MIN, "T (T, T)", INTEGERS + FLOATS),
     Row("max", B.MAX, "T (T, T)", INTEGERS + FLOATS),
     Row("abs", B.ABS, "U (T)", INTEGERS),
