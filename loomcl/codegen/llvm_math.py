@@ -8,15 +8,19 @@ Transcendental functions have no x86 instruction: LLVM's vectorizer widens the i
 backend then splits it into one scalar libm call per lane (no vector math library is reachable through
 llvmlite: `-vector-library` is not registered). So single-precision exp, exp2, log, log2, log10
 (llvm_libm.py), sin, cos, tan (llvm_libm_trig.py, full-range Payne-Hanek reduction in integer
-arithmetic) and pow (llvm_libm_pow.py, in double inside) use our own branch-free implementations,
-which inline and vectorize. Every double-precision transcendental still lowers to libm calls.
+arithmetic), pow (llvm_libm_pow.py, in double inside), exp10, expm1, log1p, cbrt, hypot and the
+hyperbolic functions (llvm_libm_wide.py), atan, atan2, asin, acos (llvm_libm_inverse_trig.py; both
+in double inside) use our own branch-free implementations, which inline and vectorize. Every
+double-precision transcendental, and single-precision erf, erfc, tgamma and lgamma, still lower to
+libm calls (llvm_libm_calls.py).
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ..ir import instructions as ins
-from . import llvm_libm, llvm_libm_pow, llvm_libm_trig
+from . import (llvm_libm, llvm_libm_calls, llvm_libm_inverse_trig, llvm_libm_pow, llvm_libm_trig,
+               llvm_libm_wide)
 from .errors import CodegenError
 from .llvm_types import intrinsic_suffix, llvm_type
 
@@ -35,7 +39,9 @@ _INTRINSICS = {
     ins.MathFunction.ABS: "abs",
 }
 
-_OWN_LIBRARIES = (llvm_libm, llvm_libm_trig, llvm_libm_pow)
+# first match wins: our own code, then the C library for what has no intrinsic
+_OWN_LIBRARIES = (llvm_libm, llvm_libm_trig, llvm_libm_pow, llvm_libm_wide, llvm_libm_inverse_trig,
+                  llvm_libm_calls)
 
 
 def math_function(inst: ins.MathCall) -> ins.MathFunction:

@@ -47,7 +47,6 @@ class Builtin(enum.Enum):
     LENGTH = enum.auto()
     DISTANCE = enum.auto()
     NORMALIZE = enum.auto()
-    RSQRT = enum.auto()
     # math (6.13.2)
     SQRT = enum.auto()
     FABS = enum.auto()
@@ -70,6 +69,63 @@ class Builtin(enum.Enum):
     NATIVE_POWR = enum.auto()
     NATIVE_DIVIDE = enum.auto()
     NATIVE_RECIP = enum.auto()
+    # the rest of the OpenCL 1.2 math library (6.12.2) and degrees/radians (6.12.4)
+    ACOS = enum.auto()
+    ACOSH = enum.auto()
+    ACOSPI = enum.auto()
+    ASIN = enum.auto()
+    ASINH = enum.auto()
+    ASINPI = enum.auto()
+    ATAN = enum.auto()
+    ATAN2 = enum.auto()
+    ATANH = enum.auto()
+    ATANPI = enum.auto()
+    ATAN2PI = enum.auto()
+    CBRT = enum.auto()
+    COPYSIGN = enum.auto()
+    COSH = enum.auto()
+    COSPI = enum.auto()
+    ERF = enum.auto()
+    ERFC = enum.auto()
+    EXP2 = enum.auto()
+    EXP10 = enum.auto()
+    EXPM1 = enum.auto()
+    FDIM = enum.auto()
+    FMOD = enum.auto()
+    FRACT = enum.auto()
+    FREXP = enum.auto()
+    HYPOT = enum.auto()
+    ILOGB = enum.auto()
+    LDEXP = enum.auto()
+    LGAMMA = enum.auto()
+    LGAMMA_R = enum.auto()
+    LOG2 = enum.auto()
+    LOG10 = enum.auto()
+    LOG1P = enum.auto()
+    LOGB = enum.auto()
+    MAXMAG = enum.auto()
+    MINMAG = enum.auto()
+    MODF = enum.auto()
+    NAN = enum.auto()
+    NEXTAFTER = enum.auto()
+    POWN = enum.auto()
+    POWR = enum.auto()
+    REMAINDER = enum.auto()
+    REMQUO = enum.auto()
+    RINT = enum.auto()
+    ROOTN = enum.auto()
+    ROUND = enum.auto()
+    RSQRT = enum.auto()
+    SINCOS = enum.auto()
+    SINH = enum.auto()
+    SINPI = enum.auto()
+    TAN = enum.auto()
+    TANH = enum.auto()
+    TANPI = enum.auto()
+    TGAMMA = enum.auto()
+    TRUNC = enum.auto()
+    DEGREES = enum.auto()
+    RADIANS = enum.auto()
     # integer and common functions (6.13.3, 6.13.4)
     MIN = enum.auto()
     MAX = enum.auto()
@@ -131,10 +187,12 @@ def vectors_of(scalars: tuple[T.Type, ...]) -> tuple[T.Type, ...]:
 # gentype: the scalars and their vectors; in a template `S` is the element type of T
 GENFLOATS = FLOATS + vectors_of(FLOATS)
 GENINTEGERS = INTEGERS + vectors_of(INTEGERS)
+FLOAT_VECTORS = (T.FLOAT,) + vectors_of((T.FLOAT,))  # the half_ and native_ forms
 # the geometric functions take scalars and 2-, 3- and 4-lane vectors
 GEOMETRIC = FLOATS + tuple(T.vector_of(s, n) for s in FLOATS for n in (2, 3, 4))
 INT32 = (T.INT, T.UINT)
 GLOBAL_LOCAL = (T.AddressSpace.GLOBAL, T.AddressSpace.LOCAL)
+ANY_SPACE = GLOBAL_LOCAL + (T.AddressSpace.PRIVATE,)
 
 ROWS: tuple[Row, ...] = (
     Row("get_work_dim", B.GET_WORK_DIM, "uint ()"),
@@ -189,6 +247,75 @@ ROWS: tuple[Row, ...] = (
     Row("fast_distance", B.DISTANCE, "S (T, T)", GEOMETRIC[:1] + GEOMETRIC[2:5]),
     Row("normalize", B.NORMALIZE, "T (T)", GEOMETRIC),
     Row("fast_normalize", B.NORMALIZE, "T (T)", GEOMETRIC[:1] + GEOMETRIC[2:5]),
+    Row("acos", B.ACOS, "T (T)", GENFLOATS),
+    Row("acosh", B.ACOSH, "T (T)", GENFLOATS),
+    Row("acospi", B.ACOSPI, "T (T)", GENFLOATS),
+    Row("asin", B.ASIN, "T (T)", GENFLOATS),
+    Row("asinh", B.ASINH, "T (T)", GENFLOATS),
+    Row("asinpi", B.ASINPI, "T (T)", GENFLOATS),
+    Row("atan", B.ATAN, "T (T)", GENFLOATS),
+    Row("atanh", B.ATANH, "T (T)", GENFLOATS),
+    Row("atanpi", B.ATANPI, "T (T)", GENFLOATS),
+    Row("cbrt", B.CBRT, "T (T)", GENFLOATS),
+    Row("cosh", B.COSH, "T (T)", GENFLOATS),
+    Row("cospi", B.COSPI, "T (T)", GENFLOATS),
+    Row("erfc", B.ERFC, "T (T)", GENFLOATS),
+    Row("erf", B.ERF, "T (T)", GENFLOATS),
+    Row("exp2", B.EXP2, "T (T)", GENFLOATS),
+    Row("exp10", B.EXP10, "T (T)", GENFLOATS),
+    Row("expm1", B.EXPM1, "T (T)", GENFLOATS),
+    Row("lgamma", B.LGAMMA, "T (T)", GENFLOATS),
+    Row("log2", B.LOG2, "T (T)", GENFLOATS),
+    Row("log10", B.LOG10, "T (T)", GENFLOATS),
+    Row("log1p", B.LOG1P, "T (T)", GENFLOATS),
+    Row("logb", B.LOGB, "T (T)", GENFLOATS),
+    Row("rint", B.RINT, "T (T)", GENFLOATS),
+    Row("round", B.ROUND, "T (T)", GENFLOATS),
+    Row("sinh", B.SINH, "T (T)", GENFLOATS),
+    Row("sinpi", B.SINPI, "T (T)", GENFLOATS),
+    Row("tan", B.TAN, "T (T)", GENFLOATS),
+    Row("tanh", B.TANH, "T (T)", GENFLOATS),
+    Row("tanpi", B.TANPI, "T (T)", GENFLOATS),
+    Row("tgamma", B.TGAMMA, "T (T)", GENFLOATS),
+    Row("trunc", B.TRUNC, "T (T)", GENFLOATS),
+    Row("degrees", B.DEGREES, "T (T)", GENFLOATS),
+    Row("radians", B.RADIANS, "T (T)", GENFLOATS),
+    Row("atan2", B.ATAN2, "T (T, T)", GENFLOATS),
+    Row("atan2pi", B.ATAN2PI, "T (T, T)", GENFLOATS),
+    Row("copysign", B.COPYSIGN, "T (T, T)", GENFLOATS),
+    Row("fdim", B.FDIM, "T (T, T)", GENFLOATS),
+    Row("fmod", B.FMOD, "T (T, T)", GENFLOATS),
+    Row("hypot", B.HYPOT, "T (T, T)", GENFLOATS),
+    Row("maxmag", B.MAXMAG, "T (T, T)", GENFLOATS),
+    Row("minmag", B.MINMAG, "T (T, T)", GENFLOATS),
+    Row("nextafter", B.NEXTAFTER, "T (T, T)", GENFLOATS),
+    Row("powr", B.POWR, "T (T, T)", GENFLOATS),
+    Row("remainder", B.REMAINDER, "T (T, T)", GENFLOATS),
+    Row("ilogb", B.ILOGB, "int (T)", FLOATS),
+    Row("ldexp", B.LDEXP, "T (T, int)", FLOATS),
+    Row("pown", B.POWN, "T (T, int)", FLOATS),
+    Row("rootn", B.ROOTN, "T (T, int)", FLOATS),
+    Row("nan", B.NAN, "float (uint)"),
+    Row("nan", B.NAN, "double (ulong)"),
+    Row("fract", B.FRACT, "T (T, AS T *)", GENFLOATS, ANY_SPACE),
+    Row("modf", B.MODF, "T (T, AS T *)", GENFLOATS, ANY_SPACE),
+    Row("sincos", B.SINCOS, "T (T, AS T *)", GENFLOATS, ANY_SPACE),
+    Row("frexp", B.FREXP, "T (T, AS int *)", FLOATS, ANY_SPACE),
+    Row("lgamma_r", B.LGAMMA_R, "T (T, AS int *)", FLOATS, ANY_SPACE),
+    Row("remquo", B.REMQUO, "T (T, T, AS int *)", FLOATS, ANY_SPACE),
+    Row("half_cos", B.COS, "T (T)", FLOAT_VECTORS),
+    Row("half_exp", B.EXP, "T (T)", FLOAT_VECTORS),
+    Row("half_exp2 native_exp2", B.EXP2, "T (T)", FLOAT_VECTORS),
+    Row("half_exp10 native_exp10", B.EXP10, "T (T)", FLOAT_VECTORS),
+    Row("half_log", B.LOG, "T (T)", FLOAT_VECTORS),
+    Row("half_log2 native_log2", B.LOG2, "T (T)", FLOAT_VECTORS),
+    Row("half_log10 native_log10", B.LOG10, "T (T)", FLOAT_VECTORS),
+    Row("half_sin", B.SIN, "T (T)", FLOAT_VECTORS),
+    Row("half_sqrt", B.SQRT, "T (T)", FLOAT_VECTORS),
+    Row("half_tan native_tan", B.TAN, "T (T)", FLOAT_VECTORS),
+    Row("half_recip", B.NATIVE_RECIP, "T (T)", FLOAT_VECTORS),
+    Row("half_divide", B.NATIVE_DIVIDE, "T (T, T)", FLOAT_VECTORS),
+    Row("half_powr", B.POWR, "T (T, T)", FLOAT_VECTORS),
     Row("atomic_add atom_add", B.ATOMIC_ADD, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
     Row("atomic_sub atom_sub", B.ATOMIC_SUB, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
     Row("atomic_inc atom_inc", B.ATOMIC_INC, "T (volatile AS T *)", INT32, GLOBAL_LOCAL),

@@ -11,8 +11,9 @@ functions. A flat table maps each Builtin to one small method.
   uint.
 * `barrier(flags)` needs constant flags (every real kernel passes CLK_* constants, folded here with
   the frontend's constant folder); otherwise the barrier fences both spaces (3), always safe.
-* Math maps to `MathCall` (native_* forms to the same function: loomcl's precise versions meet the
-  native accuracy bounds); `mad` is fmul+fadd, which OpenCL allows and which needs no FMA unit.
+* Math maps to `MathCall` (native_* and half_* forms to the same function: loomcl's precise versions
+  meet their accuracy bounds); `mad` is fmul+fadd, which OpenCL allows and which needs no FMA unit.
+  The rest of the math library is composed in builtins_math.py (MathLowering).
 * Atomics (6.13.11) map to AtomicRMW/AtomicCmpXchg and give the old value; min/max pick the signed
   or unsigned operation from the argument type, inc/dec add or subtract 1.
 """
@@ -25,6 +26,7 @@ from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.values import Constant, Value
 from .builtin_families import FamilyBuiltinLowering
+from .builtins_math import MATH_FUNCTIONS, MATH_HANDLERS, MathLowering
 from .casts import splat
 from .errors import unsupported
 from .geometric import GeometricLowering
@@ -51,6 +53,7 @@ _MATH = {
     Builtin.EXP: M.EXP, Builtin.NATIVE_EXP: M.EXP, Builtin.LOG: M.LOG, Builtin.NATIVE_LOG: M.LOG,
     Builtin.POW: M.POW, Builtin.NATIVE_POWR: M.POW, Builtin.SIN: M.SIN,
     Builtin.NATIVE_SIN: M.SIN, Builtin.COS: M.COS, Builtin.NATIVE_COS: M.COS, Builtin.FMA: M.FMA,
+    **MATH_FUNCTIONS,
 }
 
 # integer min/max: (signed, unsigned); floats use fmin/fmax
@@ -65,7 +68,7 @@ _ATOMIC_MIN_MAX = {Builtin.ATOMIC_MIN: (AO.SMIN, AO.UMIN), Builtin.ATOMIC_MAX: (
 _ATOMIC_STEP = {Builtin.ATOMIC_INC: AO.ADD, Builtin.ATOMIC_DEC: AO.SUB}
 
 
-class BuiltinLowering(FamilyBuiltinLowering, GeometricLowering):
+class BuiltinLowering(FamilyBuiltinLowering, GeometricLowering, MathLowering):
     """Mixin of FunctionLowerer: needs `self.b` and `self.value`."""
 
     def builtin(self, e: A.BuiltinCall) -> Value | None:
@@ -154,11 +157,6 @@ class BuiltinLowering(FamilyBuiltinLowering, GeometricLowering):
         (x,) = self._args(e)
         return self.b.binary(ins.BinaryOpcode.FDIV, splat(x.type, 1.0), x)
 
-    def _rsqrt(self, e: A.BuiltinCall) -> Value:
-        (x,) = self._args(e)
-        root = self.b.math(M.SQRT, [x], x.type)
-        return self.b.binary(ins.BinaryOpcode.FDIV, splat(x.type, 1.0), root)
-
     def _min_max(self, which, a: Value, b: Value, t) -> Value:
         signed, unsigned, floating = which
         function = floating if is_floating(t) else signed if is_signed(t) else unsigned
@@ -199,7 +197,6 @@ _HANDLERS = {
     Builtin.VSTORE: FamilyBuiltinLowering._vstore,
     Builtin.CONVERT: FamilyBuiltinLowering._convert,
     Builtin.AS_TYPE: FamilyBuiltinLowering._as_type,
-    Builtin.RSQRT: BuiltinLowering._rsqrt,
     Builtin.DOT: GeometricLowering._dot,
     Builtin.CROSS: GeometricLowering._cross,
     Builtin.LENGTH: GeometricLowering._length,
@@ -223,4 +220,5 @@ _HANDLERS = {
     Builtin.ATOMIC_INC: BuiltinLowering._atomic_step,
     Builtin.ATOMIC_DEC: BuiltinLowering._atomic_step,
     Builtin.ATOMIC_CMPXCHG: BuiltinLowering._atomic_cmpxchg,
+    **MATH_HANDLERS,
 }

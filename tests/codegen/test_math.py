@@ -210,3 +210,28 @@ def test_two_over_pi_table():
         last = e - 151 + 95
         expected = (two_over_pi >> (300 - last)) & ((1 << 96) - 1) if last >= 0 else 0
         assert windows[e] == (expected >> 64, (expected >> 32) & 0xFFFFFFFF, expected & 0xFFFFFFFF), e
+
+
+WIDE = [F.EXP10, F.EXPM1, F.LOG1P, F.CBRT, F.HYPOT, F.SINH, F.COSH, F.TANH, F.ASINH, F.ACOSH, F.ATANH, F.ATAN,
+        F.ATAN2, F.ASIN, F.ACOS]
+
+
+@pytest.mark.parametrize("function", WIDE)
+def test_float_functions_evaluated_in_double_vectorize_without_libm_calls(function):
+    text = codegen.llvm_ir(build_math(function, function.arity, local=256))
+    assert "x double>" in text
+    assert not re.search(rf"call .*@{function.value}f?\(", text)
+
+
+@pytest.mark.parametrize("function", WIDE)
+def test_float_functions_evaluated_in_double_of_vector_type(function):
+    """The `<4 x float>` forms agree with the scalar forms bit for bit."""
+    v4 = ty.VectorType(ty.f32, 4)
+    rng = np.random.default_rng(12)
+    inputs = [rng.uniform(0.5, 4, 4000).astype(np.float32) * np.float32(rng.choice([-1, 1], 4000))
+              for _ in range(function.arity)]
+    if function == F.ACOSH:
+        inputs[0] = np.abs(inputs[0]) + np.float32(1)
+    if function in (F.ASIN, F.ACOS):
+        inputs[0] = inputs[0] / np.float32(4)
+    np.testing.assert_array_equal(_run_any(function, inputs, v4), _run_any(function, inputs))

@@ -216,3 +216,33 @@ def test_vector_kernel_arguments_from_sequences_and_cltypes(run_kernel, options)
         expected = np.float32([1, 2, 3, 4]) * np.arange(N, dtype=np.float32)[:, None] + np.float32([5, 6, 9, 7])
         np.testing.assert_array_equal(out, expected)
     assert cl.cltypes.float3.itemsize == 16 and cl.cltypes.make_float4(1, 2, 3, 4)["w"] == 4
+
+
+def test_math_library_on_vectors(run_kernel, options, rng):
+    """The math rows are gentype: vector forms give the scalar results lane by lane."""
+    src = """
+    __kernel void k(__global const float4 *x, __global float4 *o, __global float4 *ip, __global double2 *d)
+    {
+        size_t i = get_global_id(0);
+        float4 v = x[i];
+        float4 whole;
+        o[4 * i] = atan2(v, (float4)(0.5f)) + erf(v);
+        o[4 * i + 1] = fract(v * 3.0f, &whole);
+        ip[i] = whole;
+        o[4 * i + 2] = half_exp(v) + tanh(v) + cbrt(v);
+        o[4 * i + 3] = hypot(v, v.yxwz) + fmod(v, (float4)(0.3f)) + pow(fabs(v), (float4)(1.5f));
+        d[i] = sinpi(convert_double2(v.xy)) + exp10(convert_double2(v.zw));
+    }"""
+    x = rng.uniform(-2, 2, (N, 4)).astype(np.float32)
+    _, o, ip, d = run_kernel(src, "k", (N,), (16,), x, np.zeros((4 * N, 4), np.float32),
+                             np.zeros((N, 4), np.float32), np.zeros((N, 2)), options=options)
+    X = x.astype(np.float64)
+    erf = np.vectorize(__import__("math").erf)
+    tripled = (x * np.float32(3)).astype(np.float64)
+    np.testing.assert_allclose(o[0::4], np.arctan2(X, 0.5) + erf(X), rtol=2e-6, atol=1e-6)
+    np.testing.assert_array_equal(o[1::4], (tripled - np.floor(tripled)).astype(np.float32))
+    np.testing.assert_array_equal(ip, np.floor(tripled))
+    np.testing.assert_allclose(o[2::4], np.exp(X) + np.tanh(X) + np.cbrt(X), rtol=2e-6, atol=1e-6)
+    np.testing.assert_allclose(o[3::4], np.hypot(X, X[:, [1, 0, 3, 2]]) + np.fmod(x, np.float32(0.3)) +
+                               np.abs(X) ** 1.5, rtol=2e-6, atol=1e-6)
+    np.testing.assert_allclose(d, np.sin(np.pi * X[:, :2]) + 10 ** X[:, 2:], rtol=1e-14)

@@ -74,6 +74,26 @@ class MathFunction(enum.Enum):
     TAN = "tan"
     FMA = "fma"
     COPYSIGN = "copysign"
+    # the OpenCL 1.2 math library (6.12.2): our own code for float (llvm_libm_*.py), libm for double
+    EXP10 = "exp10"
+    EXPM1 = "expm1"
+    LOG1P = "log1p"
+    CBRT = "cbrt"
+    HYPOT = "hypot"
+    SINH = "sinh"
+    COSH = "cosh"
+    TANH = "tanh"
+    ASINH = "asinh"
+    ACOSH = "acosh"
+    ATANH = "atanh"
+    ASIN = "asin"
+    ACOS = "acos"
+    ATAN = "atan"
+    ATAN2 = "atan2"
+    ERF = "erf"
+    ERFC = "erfc"
+    TGAMMA = "tgamma"
+    LGAMMA = "lgamma"
     SMIN = "smin"
     SMAX = "smax"
     UMIN = "umin"
@@ -91,7 +111,7 @@ class MathFunction(enum.Enum):
 
 _M = MathFunction
 _ARITY = {_M.FMIN: 2, _M.FMAX: 2, _M.POW: 2, _M.COPYSIGN: 2, _M.SMIN: 2, _M.SMAX: 2, _M.UMIN: 2, _M.UMAX: 2,
-          _M.FMA: 3}
+          _M.FMA: 3, _M.HYPOT: 2, _M.ATAN2: 2}
 _INTEGER_FUNCTIONS = {_M.SMIN, _M.SMAX, _M.UMIN, _M.UMAX, _M.ABS}
 
 
