@@ -61,6 +61,44 @@ class Builtin(enum.Enum):
     MAX = enum.auto()
     ABS = enum.auto()
     CLAMP = enum.auto()
+    ABS_DIFF = enum.auto()
+    ADD_SAT = enum.auto()
+    SUB_SAT = enum.auto()
+    HADD = enum.auto()
+    RHADD = enum.auto()
+    CLZ = enum.auto()
+    CTZ = enum.auto()
+    POPCOUNT = enum.auto()
+    ROTATE = enum.auto()
+    MUL_HI = enum.auto()
+    MAD_HI = enum.auto()
+    MAD_SAT = enum.auto()
+    UPSAMPLE = enum.auto()
+    MUL24 = enum.auto()
+    MAD24 = enum.auto()
+    DEGREES = enum.auto()
+    RADIANS = enum.auto()
+    MIX = enum.auto()
+    STEP = enum.auto()
+    SMOOTHSTEP = enum.auto()
+    SIGN = enum.auto()
+    # relational functions (6.13.6)
+    ISEQUAL = enum.auto()
+    ISNOTEQUAL = enum.auto()
+    ISGREATER = enum.auto()
+    ISGREATEREQUAL = enum.auto()
+    ISLESS = enum.auto()
+    ISLESSEQUAL = enum.auto()
+    ISLESSGREATER = enum.auto()
+    ISORDERED = enum.auto()
+    ISUNORDERED = enum.auto()
+    ISFINITE = enum.auto()
+    ISINF = enum.auto()
+    ISNAN = enum.auto()
+    ISNORMAL = enum.auto()
+    SIGNBIT = enum.auto()
+    BITSELECT = enum.auto()
+    SELECT = enum.auto()
     # 32-bit atomics (6.13.11, and the cl_khr_*_int32_* atom_ spellings)
     ATOMIC_ADD = enum.auto()
     ATOMIC_SUB = enum.auto()
@@ -150,6 +188,44 @@ ROWS: tuple[Row, ...] = (
     Row("max", B.MAX, "T (T, T)", INTEGERS + FLOATS),
     Row("abs", B.ABS, "U (T)", INTEGERS),
     Row("clamp", B.CLAMP, "T (T, T, T)", INTEGERS + FLOATS),
+    Row("abs_diff", B.ABS_DIFF, "U (T, T)", INTEGERS),
+    Row("add_sat", B.ADD_SAT, "T (T, T)", INTEGERS),
+    Row("sub_sat", B.SUB_SAT, "T (T, T)", INTEGERS),
+    Row("hadd", B.HADD, "T (T, T)", INTEGERS),
+    Row("rhadd", B.RHADD, "T (T, T)", INTEGERS),
+    Row("clz", B.CLZ, "T (T)", INTEGERS),
+    Row("ctz", B.CTZ, "T (T)", INTEGERS),
+    Row("popcount", B.POPCOUNT, "T (T)", INTEGERS),
+    Row("rotate", B.ROTATE, "T (T, T)", INTEGERS),
+    Row("mul_hi", B.MUL_HI, "T (T, T)", INTEGERS),
+    Row("mad_hi", B.MAD_HI, "T (T, T, T)", INTEGERS),
+    Row("mad_sat", B.MAD_SAT, "T (T, T, T)", INTEGERS),
+    Row("upsample", B.UPSAMPLE, "W (T, U)", INTEGERS[:6]),
+    Row("mul24", B.MUL24, "T (T, T)", INT32),
+    Row("mad24", B.MAD24, "T (T, T, T)", INT32),
+    Row("degrees", B.DEGREES, "T (T)", FLOATS),
+    Row("radians", B.RADIANS, "T (T)", FLOATS),
+    Row("mix", B.MIX, "T (T, T, T)", FLOATS),
+    Row("step", B.STEP, "T (T, T)", FLOATS),
+    Row("smoothstep", B.SMOOTHSTEP, "T (T, T, T)", FLOATS),
+    Row("sign", B.SIGN, "T (T)", FLOATS),
+    Row("isequal", B.ISEQUAL, "int (T, T)", FLOATS),
+    Row("isnotequal", B.ISNOTEQUAL, "int (T, T)", FLOATS),
+    Row("isgreater", B.ISGREATER, "int (T, T)", FLOATS),
+    Row("isgreaterequal", B.ISGREATEREQUAL, "int (T, T)", FLOATS),
+    Row("isless", B.ISLESS, "int (T, T)", FLOATS),
+    Row("islessequal", B.ISLESSEQUAL, "int (T, T)", FLOATS),
+    Row("islessgreater", B.ISLESSGREATER, "int (T, T)", FLOATS),
+    Row("isordered", B.ISORDERED, "int (T, T)", FLOATS),
+    Row("isunordered", B.ISUNORDERED, "int (T, T)", FLOATS),
+    Row("isfinite", B.ISFINITE, "int (T)", FLOATS),
+    Row("isinf", B.ISINF, "int (T)", FLOATS),
+    Row("isnan", B.ISNAN, "int (T)", FLOATS),
+    Row("isnormal", B.ISNORMAL, "int (T)", FLOATS),
+    Row("signbit", B.SIGNBIT, "int (T)", FLOATS),
+    Row("bitselect", B.BITSELECT, "T (T, T, T)", INTEGERS + FLOATS),
+    Row("select", B.SELECT, "T (T, T, I)", INTEGERS + FLOATS),
+    Row("select", B.SELECT, "T (T, T, U)", INTEGERS + FLOATS),
     Row("atomic_add atom_add", B.ATOMIC_ADD, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
     Row("atomic_sub atom_sub", B.ATOMIC_SUB, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
     Row("atomic_inc atom_inc", B.ATOMIC_INC, "T (volatile AS T *)", INT32, GLOBAL_LOCAL),
@@ -172,6 +248,17 @@ _SPACES = {"__global": T.AddressSpace.GLOBAL, "__local": T.AddressSpace.LOCAL,
            "__constant": T.AddressSpace.CONSTANT, "__private": T.AddressSpace.PRIVATE}
 
 
+_SIGNED_OF_SIZE = {8: T.CHAR, 16: T.SHORT, 32: T.INT, 64: T.LONG}
+_WIDER = {T.CHAR: T.SHORT, T.UCHAR: T.USHORT, T.SHORT: T.INT, T.USHORT: T.UINT, T.INT: T.LONG,
+          T.UINT: T.ULONG}
+_TEMPLATE_LETTERS = {
+    "T": lambda t: t,
+    "I": lambda t: _SIGNED_OF_SIZE[t.bits],
+    "U": lambda t: T.to_unsigned(_SIGNED_OF_SIZE[t.bits]),
+    "W": lambda t: _WIDER[t],
+}
+
+
 def template_type(text: str, t: T.Type, space: T.AddressSpace) -> T.Type:
     """A type written in template notation, e.g. `volatile AS T *`, with T and AS substituted."""
     quals: dict = {}
@@ -184,7 +271,7 @@ def template_type(text: str, t: T.Type, space: T.AddressSpace) -> T.Type:
         elif word == "AS" or word in _SPACES:
             quals["address_space"] = space if word == "AS" else _SPACES[word]
         else:
-            base = t if word == "T" else T.to_unsigned(t) if word == "U" else _NAMED_TYPES[word]
+            base = _TEMPLATE_LETTERS[word](t) if word in _TEMPLATE_LETTERS else _NAMED_TYPES[word]
             result = base.with_quals(T.Qualifiers(**quals))
     return result
 
@@ -216,3 +303,8 @@ def overloads(name: str) -> tuple[Overload, ...]:
 
 def is_builtin(name: str) -> bool:
     return name in _table()
+
+
+def builtin_names() -> list[str]:
+    """Every builtin's spelling (for spelling suggestions)."""
+    return list(_table())

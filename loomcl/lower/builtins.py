@@ -15,6 +15,8 @@ functions. A flat table maps each Builtin to one small method.
   native accuracy bounds); `mad` is fmul+fadd, which OpenCL allows and which needs no FMA unit.
 * Atomics (6.13.11) map to AtomicRMW/AtomicCmpXchg and give the old value; min/max pick the signed
   or unsigned operation from the argument type, inc/dec add or subtract 1.
+* The rest of the integer, common and relational functions are library tables of pure handlers
+  (builtins_integer.py, builtins_common.py, builtins_relational.py), merged into `_LIBRARY`.
 """
 from __future__ import annotations
 
@@ -24,6 +26,9 @@ from ..frontend.constfold import fold_int
 from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.values import Constant, Value
+from .builtins_common import COMMON_FUNCTIONS
+from .builtins_integer import INTEGER_FUNCTIONS
+from .builtins_relational import RELATIONAL_FUNCTIONS
 from .casts import splat
 from .errors import unsupported
 from .types import is_floating, is_signed, value_type
@@ -62,6 +67,9 @@ _ATOMICS = {
 _ATOMIC_MIN_MAX = {Builtin.ATOMIC_MIN: (AO.SMIN, AO.UMIN), Builtin.ATOMIC_MAX: (AO.SMAX, AO.UMAX)}
 _ATOMIC_STEP = {Builtin.ATOMIC_INC: AO.ADD, Builtin.ATOMIC_DEC: AO.SUB}
 
+# handler(builder, argument values, overload) -> value
+_LIBRARY = {**INTEGER_FUNCTIONS, **COMMON_FUNCTIONS, **RELATIONAL_FUNCTIONS}
+
 
 class BuiltinLowering:
     """Mixin of FunctionLowerer: needs `self.b` and `self.value`."""
@@ -75,6 +83,8 @@ class BuiltinLowering:
         if b in _ATOMICS:
             pointer, operand = self._args(e)
             return self.b.atomic_rmw(_ATOMICS[b], pointer, operand)
+        if b in _LIBRARY:
+            return _LIBRARY[b](self.b, self._args(e), e.overload)
         handler = _HANDLERS.get(b)
         if handler is None:
             raise unsupported(f"builtin '{getattr(e.overload, 'name', b)}'", e.loc)
