@@ -172,7 +172,9 @@ class BuiltinLowering:
         return self._min_max(_MIN, self._min_max(_MAX, x, lo, e.type), hi, e.type)
 
     def _abs(self, e: A.BuiltinCall) -> Value:
-        return self.b.math(M.ABS, self._args(e), value_type(e.type))
+        (x,) = self._args(e)
+        # an unsigned value is its own magnitude (llvm.abs would read 254 as the uchar -2)
+        return self.b.math(M.ABS, [x]) if is_signed(e.overload.params[0]) else x
 
     # -- atomics -------------------------------------------------------------------------------------
 
