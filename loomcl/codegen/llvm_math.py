@@ -2,7 +2,9 @@
 
 Every function maps to the LLVM intrinsic of the same meaning, so LLVM can fold, inline and vectorize
 it (fmin/fmax are `minnum`/`maxnum`: OpenCL returns the other operand when one is NaN, as they do).
-Integer `abs` passes `false` for "poison on INT_MIN", since OpenCL defines abs(INT_MIN).
+Integer `abs` passes `false` for "poison on INT_MIN", since OpenCL defines abs(INT_MIN); `clz`
+and `ctz` pass `false` for "poison on zero", since OpenCL defines them (the width). `rotate(x, n)`
+is the funnel shift `fshl(x, x, n)`, which takes n modulo the width as OpenCL's rotate does.
 
 Transcendental functions have no x86 instruction: LLVM's vectorizer widens the intrinsic and the
 backend then splits it into one scalar libm call per lane (no vector math library is reachable through
@@ -37,7 +39,13 @@ _INTRINSICS = {
     ins.MathFunction.FMA: "fma", ins.MathFunction.COPYSIGN: "copysign", ins.MathFunction.SMIN: "smin",
     ins.MathFunction.SMAX: "smax", ins.MathFunction.UMIN: "umin", ins.MathFunction.UMAX: "umax",
     ins.MathFunction.ABS: "abs",
+    ins.MathFunction.CLZ: "ctlz", ins.MathFunction.CTZ: "cttz", ins.MathFunction.POPCOUNT: "ctpop",
+    ins.MathFunction.ROTATE: "fshl", ins.MathFunction.SADD_SAT: "sadd.sat",
+    ins.MathFunction.UADD_SAT: "uadd.sat", ins.MathFunction.SSUB_SAT: "ssub.sat",
+    ins.MathFunction.USUB_SAT: "usub.sat",
 }
+# intrinsics whose last operand is an i1 "result is poison" flag, passed as false
+_DEFINED_EVERYWHERE = {ins.MathFunction.ABS, ins.MathFunction.CLZ, ins.MathFunction.CTZ}
 
 # first match wins: our own code, then the C library for what has no intrinsic
 _OWN_LIBRARIES = (llvm_libm, llvm_libm_trig, llvm_libm_pow, llvm_libm_wide, llvm_libm_inverse_trig,
@@ -60,9 +68,12 @@ def emit_math(emitter: FunctionEmitter, inst: ins.MathCall) -> None:
             emitter.emit_line(f"{emitter.ref(inst)} = call {t} {callee}({args}){emitter.access_group(inst)}")
             return
     name = f"llvm.{_INTRINSICS[function]}.{intrinsic_suffix(inst.type)}"
-    params = [llvm_type(a.type) for a in inst.args]
-    args = [emitter.typed(a) for a in inst.args]
-    if function == ins.MathFunction.ABS:
+    operands = list(inst.args)
+    if function == ins.MathFunction.ROTATE:
+        operands.insert(0, inst.args[0])
+    params = [llvm_type(a.type) for a in operands]
+    args = [emitter.typed(a) for a in operands]
+    if function in _DEFINED_EVERYWHERE:
         params.append("i1")
         args.append("i1 false")
     emitter.module.declare(name, f"declare {t} @{name}({', '.join(params)})")

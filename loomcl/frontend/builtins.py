@@ -131,6 +131,44 @@ class Builtin(enum.Enum):
     MAX = enum.auto()
     ABS = enum.auto()
     CLAMP = enum.auto()
+    ABS_DIFF = enum.auto()
+    ADD_SAT = enum.auto()
+    SUB_SAT = enum.auto()
+    HADD = enum.auto()
+    RHADD = enum.auto()
+    CLZ = enum.auto()
+    CTZ = enum.auto()
+    POPCOUNT = enum.auto()
+    ROTATE = enum.auto()
+    MUL_HI = enum.auto()
+    MAD_HI = enum.auto()
+    MAD_SAT = enum.auto()
+    UPSAMPLE = enum.auto()
+    MUL24 = enum.auto()
+    MAD24 = enum.auto()
+    MIX = enum.auto()
+    STEP = enum.auto()
+    SMOOTHSTEP = enum.auto()
+    SIGN = enum.auto()
+    # relational functions (6.13.6)
+    ISEQUAL = enum.auto()
+    ISNOTEQUAL = enum.auto()
+    ISGREATER = enum.auto()
+    ISGREATEREQUAL = enum.auto()
+    ISLESS = enum.auto()
+    ISLESSEQUAL = enum.auto()
+    ISLESSGREATER = enum.auto()
+    ISORDERED = enum.auto()
+    ISUNORDERED = enum.auto()
+    ISFINITE = enum.auto()
+    ISINF = enum.auto()
+    ISNAN = enum.auto()
+    ISNORMAL = enum.auto()
+    SIGNBIT = enum.auto()
+    BITSELECT = enum.auto()
+    SELECT = enum.auto()
+    ANY = enum.auto()
+    ALL = enum.auto()
     # 32-bit atomics (6.13.11, and the cl_khr_*_int32_* atom_ spellings)
     ATOMIC_ADD = enum.auto()
     ATOMIC_SUB = enum.auto()
@@ -191,6 +229,7 @@ FLOAT_VECTORS = (T.FLOAT,) + vectors_of((T.FLOAT,))  # the half_ and native_ for
 # the geometric functions take scalars and 2-, 3- and 4-lane vectors
 GEOMETRIC = FLOATS + tuple(T.vector_of(s, n) for s in FLOATS for n in (2, 3, 4))
 INT32 = (T.INT, T.UINT)
+SIGNED_INTEGERS = (T.CHAR, T.SHORT, T.INT, T.LONG)
 GLOBAL_LOCAL = (T.AddressSpace.GLOBAL, T.AddressSpace.LOCAL)
 ANY_SPACE = GLOBAL_LOCAL + (T.AddressSpace.PRIVATE,)
 
@@ -316,6 +355,61 @@ ROWS: tuple[Row, ...] = (
     Row("half_recip", B.NATIVE_RECIP, "T (T)", FLOAT_VECTORS),
     Row("half_divide", B.NATIVE_DIVIDE, "T (T, T)", FLOAT_VECTORS),
     Row("half_powr", B.POWR, "T (T, T)", FLOAT_VECTORS),
+    Row("abs_diff", B.ABS_DIFF, "U (T, T)", GENINTEGERS),
+    Row("add_sat", B.ADD_SAT, "T (T, T)", GENINTEGERS),
+    Row("sub_sat", B.SUB_SAT, "T (T, T)", GENINTEGERS),
+    Row("hadd", B.HADD, "T (T, T)", GENINTEGERS),
+    Row("rhadd", B.RHADD, "T (T, T)", GENINTEGERS),
+    Row("clz", B.CLZ, "T (T)", GENINTEGERS),
+    Row("ctz", B.CTZ, "T (T)", GENINTEGERS),
+    Row("popcount", B.POPCOUNT, "T (T)", GENINTEGERS),
+    Row("rotate", B.ROTATE, "T (T, T)", GENINTEGERS),
+    Row("mul_hi", B.MUL_HI, "T (T, T)", GENINTEGERS),
+    Row("mad_hi", B.MAD_HI, "T (T, T, T)", GENINTEGERS),
+    Row("mad_sat", B.MAD_SAT, "T (T, T, T)", GENINTEGERS),
+    Row("upsample", B.UPSAMPLE, "W (T, U)", INTEGERS[:6] + vectors_of(INTEGERS[:6])),
+    Row("mul24", B.MUL24, "T (T, T)", INT32 + vectors_of(INT32)),
+    Row("mad24", B.MAD24, "T (T, T, T)", INT32 + vectors_of(INT32)),
+    Row("mix", B.MIX, "T (T, T, T)", GENFLOATS),
+    Row("step", B.STEP, "T (T, T)", GENFLOATS),
+    Row("smoothstep", B.SMOOTHSTEP, "T (T, T, T)", GENFLOATS),
+    Row("sign", B.SIGN, "T (T)", GENFLOATS),
+    Row("isequal", B.ISEQUAL, "int (T, T)", FLOATS),
+    Row("isnotequal", B.ISNOTEQUAL, "int (T, T)", FLOATS),
+    Row("isgreater", B.ISGREATER, "int (T, T)", FLOATS),
+    Row("isgreaterequal", B.ISGREATEREQUAL, "int (T, T)", FLOATS),
+    Row("isless", B.ISLESS, "int (T, T)", FLOATS),
+    Row("islessequal", B.ISLESSEQUAL, "int (T, T)", FLOATS),
+    Row("islessgreater", B.ISLESSGREATER, "int (T, T)", FLOATS),
+    Row("isordered", B.ISORDERED, "int (T, T)", FLOATS),
+    Row("isunordered", B.ISUNORDERED, "int (T, T)", FLOATS),
+    Row("isfinite", B.ISFINITE, "int (T)", FLOATS),
+    Row("isinf", B.ISINF, "int (T)", FLOATS),
+    Row("isnan", B.ISNAN, "int (T)", FLOATS),
+    Row("isnormal", B.ISNORMAL, "int (T)", FLOATS),
+    Row("signbit", B.SIGNBIT, "int (T)", FLOATS),
+    Row("bitselect", B.BITSELECT, "T (T, T, T)", GENINTEGERS + GENFLOATS),
+    Row("select", B.SELECT, "T (T, T, I)", GENINTEGERS + GENFLOATS),
+    Row("select", B.SELECT, "T (T, T, U)", GENINTEGERS + GENFLOATS),
+    Row("mix", B.MIX, "T (T, T, S)", vectors_of(FLOATS)),
+    Row("step", B.STEP, "T (S, T)", vectors_of(FLOATS)),
+    Row("smoothstep", B.SMOOTHSTEP, "T (S, S, T)", vectors_of(FLOATS)),
+    Row("isequal", B.ISEQUAL, "I (T, T)", vectors_of(FLOATS)),
+    Row("isnotequal", B.ISNOTEQUAL, "I (T, T)", vectors_of(FLOATS)),
+    Row("isgreater", B.ISGREATER, "I (T, T)", vectors_of(FLOATS)),
+    Row("isgreaterequal", B.ISGREATEREQUAL, "I (T, T)", vectors_of(FLOATS)),
+    Row("isless", B.ISLESS, "I (T, T)", vectors_of(FLOATS)),
+    Row("islessequal", B.ISLESSEQUAL, "I (T, T)", vectors_of(FLOATS)),
+    Row("islessgreater", B.ISLESSGREATER, "I (T, T)", vectors_of(FLOATS)),
+    Row("isordered", B.ISORDERED, "I (T, T)", vectors_of(FLOATS)),
+    Row("isunordered", B.ISUNORDERED, "I (T, T)", vectors_of(FLOATS)),
+    Row("isfinite", B.ISFINITE, "I (T)", vectors_of(FLOATS)),
+    Row("isinf", B.ISINF, "I (T)", vectors_of(FLOATS)),
+    Row("isnan", B.ISNAN, "I (T)", vectors_of(FLOATS)),
+    Row("isnormal", B.ISNORMAL, "I (T)", vectors_of(FLOATS)),
+    Row("signbit", B.SIGNBIT, "I (T)", vectors_of(FLOATS)),
+    Row("any", B.ANY, "int (T)", SIGNED_INTEGERS + vectors_of(SIGNED_INTEGERS)),
+    Row("all", B.ALL, "int (T)", SIGNED_INTEGERS + vectors_of(SIGNED_INTEGERS)),
     Row("atomic_add atom_add", B.ATOMIC_ADD, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
     Row("atomic_sub atom_sub", B.ATOMIC_SUB, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
     Row("atomic_inc atom_inc", B.ATOMIC_INC, "T (volatile AS T *)", INT32, GLOBAL_LOCAL),
@@ -338,11 +432,23 @@ _SPACES = {"__global": T.AddressSpace.GLOBAL, "__local": T.AddressSpace.LOCAL,
            "__constant": T.AddressSpace.CONSTANT, "__private": T.AddressSpace.PRIVATE}
 
 
-def unsigned_of(t: T.Type) -> T.Type:
-    """`ugentype`: the unsigned type of t's width, lane by lane for vectors."""
-    if t.is_vector:
-        return T.vector_of(T.to_unsigned(t.element), t.count)
-    return T.to_unsigned(t)
+_SIGNED_OF_SIZE = {1: T.CHAR, 2: T.SHORT, 4: T.INT, 8: T.LONG}
+_WIDER = {T.CHAR: T.SHORT, T.UCHAR: T.USHORT, T.SHORT: T.INT, T.USHORT: T.UINT, T.INT: T.LONG,
+          T.UINT: T.ULONG}
+
+
+def _lane_wise(rule):
+    """A template letter's rule for scalars, applied to each lane's type of a vector."""
+    return lambda t: T.vector_of(rule(t.element), t.count) if t.is_vector else rule(t)
+
+
+_TEMPLATE_LETTERS = {
+    "T": lambda t: t,
+    "S": T.element_of,
+    "I": _lane_wise(lambda t: _SIGNED_OF_SIZE[t.size]),
+    "U": _lane_wise(lambda t: T.to_unsigned(_SIGNED_OF_SIZE[t.size])),
+    "W": _lane_wise(lambda t: _WIDER[t]),
+}
 
 
 def template_type(text: str, t: T.Type, space: T.AddressSpace) -> T.Type:
@@ -357,8 +463,7 @@ def template_type(text: str, t: T.Type, space: T.AddressSpace) -> T.Type:
         elif word == "AS" or word in _SPACES:
             quals["address_space"] = space if word == "AS" else _SPACES[word]
         else:
-            base = t if word == "T" else T.element_of(t) if word == "S" else \
-                unsigned_of(t) if word == "U" else _NAMED_TYPES[word]
+            base = _TEMPLATE_LETTERS[word](t) if word in _TEMPLATE_LETTERS else _NAMED_TYPES[word]
             result = base.with_quals(T.Qualifiers(**quals))
     return result
 
@@ -390,3 +495,8 @@ def overloads(name: str) -> tuple[Overload, ...]:
 
 def is_builtin(name: str) -> bool:
     return bool(overloads(name))
+
+
+def builtin_names() -> list[str]:
+    """Every builtin's spelling (for spelling suggestions)."""
+    return list(_table())

@@ -2,7 +2,8 @@
 
 They are ordinary `#define` text preprocessed ahead of the program, so they behave exactly like user
 macros (a program may #undef them). Float limits are written as hex-float literals, which are exact.
-`INFINITY`/`NAN` are constant expressions that sema folds (IEEE division by zero).
+`INFINITY`/`NAN` are constant expressions that sema folds (IEEE division by zero). `true` and
+`false` are the integer constants 1 and 0 (spec 6.1.1), as C99's stdbool.h defines them.
 """
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ _COMMON = """
 #define CL_VERSION_3_0 300
 #define __OPENCL_VERSION__ 200
 #define __ENDIAN_LITTLE__ 1
+#define true 1
+#define false 0
+#define __bool_true_false_are_defined 1
 #define __EMBEDDED_PROFILE__ 0
 #define FP_FAST_FMA 1
 #define FP_FAST_FMAF 1

@@ -17,13 +17,14 @@ from dataclasses import replace
 
 from . import ast as A
 from . import types as T
-from .builtins import is_builtin, overloads
+from .builtins import builtin_names, is_builtin, overloads
 from .constfold import fold_int
 from .diagnostics import Diagnostics
 from .options import BuildOptions
 from .overload import resolve
 from .sema_expr import ExpressionChecker, implicit
 from .sema_init import InitializerChecker
+from .spelling import closest_name
 
 _KERNEL_POINTER_SPACES = (T.AddressSpace.GLOBAL, T.AddressSpace.CONSTANT, T.AddressSpace.LOCAL)
 
@@ -325,8 +326,16 @@ class Sema(ExpressionChecker, InitializerChecker):
         if decl is None and is_builtin(name):
             return self.builtin_call(e, name, args)
         if decl is None:
-            return self.error(e, f"implicit declaration of function '{name}' is invalid in OpenCL")
+            return self.undeclared_function(e, name)
         return self.error(e, f"called object type '{decl.type}' is not a function")
+
+    def undeclared_function(self, e: A.Call, name: str) -> A.Expr:
+        """OpenCL C has no implicit declarations (6.9(e)); suggest a near builtin or function."""
+        functions = [n for scope in self.scopes for n, d in scope.items()
+                     if isinstance(d, A.FunctionDecl)]
+        suggestion = closest_name(name, functions + builtin_names())
+        hint = f"; did you mean '{suggestion}'?" if suggestion else ""
+        return self.error(e, f"use of undeclared function '{name}'{hint}")
 
     def user_call(self, e: A.Call, f: A.FunctionDecl, args: list[A.Expr]) -> A.Expr:
         if len(args) != len(f.params):

@@ -16,6 +16,8 @@ functions. A flat table maps each Builtin to one small method.
   The rest of the math library is composed in builtins_math.py (MathLowering).
 * Atomics (6.13.11) map to AtomicRMW/AtomicCmpXchg and give the old value; min/max pick the signed
   or unsigned operation from the argument type, inc/dec add or subtract 1.
+* The rest of the integer, common and relational functions are library tables of pure handlers
+  (builtins_integer.py, builtins_common.py, builtins_relational.py), merged into `_LIBRARY`.
 """
 from __future__ import annotations
 
@@ -26,7 +28,10 @@ from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.values import Constant, Value
 from .builtin_families import FamilyBuiltinLowering
+from .builtins_common import COMMON_FUNCTIONS
+from .builtins_integer import INTEGER_FUNCTIONS
 from .builtins_math import MATH_FUNCTIONS, MATH_HANDLERS, MathLowering
+from .builtins_relational import RELATIONAL_FUNCTIONS
 from .casts import splat
 from .errors import unsupported
 from .geometric import GeometricLowering
@@ -67,6 +72,9 @@ _ATOMICS = {
 _ATOMIC_MIN_MAX = {Builtin.ATOMIC_MIN: (AO.SMIN, AO.UMIN), Builtin.ATOMIC_MAX: (AO.SMAX, AO.UMAX)}
 _ATOMIC_STEP = {Builtin.ATOMIC_INC: AO.ADD, Builtin.ATOMIC_DEC: AO.SUB}
 
+# handler(builder, argument values, overload) -> value
+_LIBRARY = {**INTEGER_FUNCTIONS, **COMMON_FUNCTIONS, **RELATIONAL_FUNCTIONS}
+
 
 class BuiltinLowering(FamilyBuiltinLowering, GeometricLowering, MathLowering):
     """Mixin of FunctionLowerer: needs `self.b` and `self.value`."""
@@ -80,6 +88,8 @@ class BuiltinLowering(FamilyBuiltinLowering, GeometricLowering, MathLowering):
         if b in _ATOMICS:
             pointer, operand = self._args(e)
             return self.b.atomic_rmw(_ATOMICS[b], pointer, operand)
+        if b in _LIBRARY:
+            return _LIBRARY[b](self.b, self._args(e), e.overload)
         handler = _HANDLERS.get(b)
         if handler is None:
             raise unsupported(f"builtin '{getattr(e.overload, 'name', b)}'", e.loc)
@@ -173,7 +183,9 @@ class BuiltinLowering(FamilyBuiltinLowering, GeometricLowering, MathLowering):
         return self._min_max(_MIN, self._min_max(_MAX, x, lo, e.type), hi, e.type)
 
     def _abs(self, e: A.BuiltinCall) -> Value:
-        return self.b.math(M.ABS, self._args(e), value_type(e.type))
+        (x,) = self._args(e)
+        # an unsigned value is its own magnitude (llvm.abs would read 254 as the uchar -2)
+        return self.b.math(M.ABS, [x]) if is_signed(e.overload.params[0]) else x
 
     # -- atomics -------------------------------------------------------------------------------------
 

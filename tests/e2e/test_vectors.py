@@ -246,3 +246,37 @@ def test_math_library_on_vectors(run_kernel, options, rng):
     np.testing.assert_allclose(o[3::4], np.hypot(X, X[:, [1, 0, 3, 2]]) + np.fmod(x, np.float32(0.3)) +
                                np.abs(X) ** 1.5, rtol=2e-6, atol=1e-6)
     np.testing.assert_allclose(d, np.sin(np.pi * X[:, :2]) + 10 ** X[:, 2:], rtol=1e-14)
+
+
+def test_integer_and_relational_library_on_vectors(run_kernel, options, rng):
+    src = """
+    __kernel void k(__global const int4 *a, __global const float4 *f, __global int4 *out, __global int *flags)
+    {
+        size_t i = get_global_id(0);
+        int4 x = a[i];
+        float4 y = f[i];
+        out[4 * i] = popcount(x) + clz(x) + rotate(x, (int4)(3));
+        out[4 * i + 1] = add_sat(x, (int4)(0x7ffffff0)) ^ hadd(x, x.wzyx);
+        out[4 * i + 2] = isnan(y) + isless(y, (float4)(0.5f)) * 2 + signbit(y) * 4;
+        out[4 * i + 3] = select(x, -x, y < 0.0f) + convert_int4(mix(y, (float4)(2.0f), 0.5f));
+        flags[2 * i] = any(x < 0);
+        flags[2 * i + 1] = all(x > -1000);
+    }"""
+    x = rng.integers(-2000, 2000, (N, 4)).astype(np.int32)
+    y = rng.standard_normal((N, 4)).astype(np.float32)
+    y[0, 0] = np.nan
+    _, _, out, flags = run_kernel(src, "k", (N,), (16,), x, y, np.zeros((4 * N, 4), np.int32),
+                                  np.zeros(2 * N, np.int32), options=options)
+    u = x.view(np.uint32)
+    popcount = np.array([[bin(v).count("1") for v in row] for row in u])
+    clz = np.array([[32 - int(v).bit_length() for v in row] for row in u])
+    rotate = ((u << np.uint32(3)) | (u >> np.uint32(29))).view(np.int32)
+    np.testing.assert_array_equal(out[0::4], popcount + clz + rotate)
+    add_sat = np.clip(x.astype(np.int64) + 0x7ffffff0, -2**31, 2**31 - 1).astype(np.int32)
+    hadd = ((x.astype(np.int64) + x[:, ::-1]) >> 1).astype(np.int32)
+    np.testing.assert_array_equal(out[1::4], add_sat ^ hadd)
+    np.testing.assert_array_equal(out[2::4], -(np.isnan(y).astype(np.int32) + (y < 0.5) * 2 + np.signbit(y) * 4))
+    mixed = np.trunc(y + (np.float32(2) - y) * np.float32(0.5))
+    np.testing.assert_array_equal(out[3::4][1:], np.where(y < 0, -x, x)[1:] + mixed[1:].astype(np.int32))
+    np.testing.assert_array_equal(flags[0::2], (x < 0).any(1))
+    np.testing.assert_array_equal(flags[1::2], (x > -1000).all(1))

@@ -13,6 +13,27 @@ def test_undeclared_identifier():
         "           ^")
 
 
+def test_undeclared_function_suggests_the_closest_builtin():
+    assert compile_log("kernel void k(global int *a) {\n    a[0] = popcnt(a[1]);\n}") == (
+        "t.cl:2:12: error: use of undeclared function 'popcnt'; did you mean 'popcount'?\n"
+        "    a[0] = popcnt(a[1]);\n"
+        "           ^")
+
+
+def test_undeclared_function_suggests_a_user_function():
+    log = compile_log("int square(int x) { return x * x; }\n"
+                      "kernel void k(global int *a) { a[0] = sqaure(a[1]); }")
+    assert log.splitlines()[0] == ("t.cl:2:39: error: use of undeclared function 'sqaure'; "
+                                   "did you mean 'square'?")
+
+
+def test_undeclared_function_far_from_every_name_gets_no_suggestion():
+    assert compile_log("kernel void k(global int *a) { a[0] = frobnicate(a[1]); }") == (
+        "t.cl:1:39: error: use of undeclared function 'frobnicate'\n"
+        "kernel void k(global int *a) { a[0] = frobnicate(a[1]); }\n"
+        "                                      ^")
+
+
 def test_missing_semicolon_points_after_the_previous_token():
     assert compile_log("kernel void k(global float *a) {\n    a[0] = 1.0f\n    a[1] = 2.0f;\n}") == (
         "t.cl:2:16: error: expected ';' after expression\n"

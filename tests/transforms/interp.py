@@ -593,8 +593,18 @@ def _float_math(function):
 def _int_math(function, bits):
     s = lambda v: _signed(v, bits)  # noqa: E731
     mask = (1 << bits) - 1
+    signed_limits, unsigned_limits = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1), (0, mask)
+    saturate = lambda v, limits: min(max(v, limits[0]), limits[1]) & mask  # noqa: E731
     return {M.SMIN: lambda a, b: a if s(a) <= s(b) else b, M.SMAX: lambda a, b: a if s(a) >= s(b) else b,
-            M.UMIN: min, M.UMAX: max, M.ABS: lambda a: abs(s(a)) & mask}[function]
+            M.UMIN: min, M.UMAX: max, M.ABS: lambda a: abs(s(a)) & mask,
+            M.CLZ: lambda a: bits - a.bit_length(),
+            M.CTZ: lambda a: bits if a == 0 else (a & -a).bit_length() - 1,
+            M.POPCOUNT: lambda a: bin(a).count("1"),
+            M.ROTATE: lambda a, n: ((a << (n % bits)) | (a >> (bits - n % bits))) & mask,
+            M.SADD_SAT: lambda a, b: saturate(s(a) + s(b), signed_limits),
+            M.UADD_SAT: lambda a, b: saturate(a + b, unsigned_limits),
+            M.SSUB_SAT: lambda a, b: saturate(s(a) - s(b), signed_limits),
+            M.USUB_SAT: lambda a, b: saturate(a - b, unsigned_limits)}[function]
 
 
 def _compile_math(i):

@@ -99,6 +99,14 @@ class MathFunction(enum.Enum):
     UMIN = "umin"
     UMAX = "umax"
     ABS = "abs"  # integer absolute value
+    CLZ = "clz"  # of 0: the width (as OpenCL's clz)
+    CTZ = "ctz"  # of 0: the width (as OpenCL's ctz)
+    POPCOUNT = "popcount"
+    ROTATE = "rotate"  # left, by the second operand modulo the width
+    SADD_SAT = "sadd_sat"
+    UADD_SAT = "uadd_sat"
+    SSUB_SAT = "ssub_sat"
+    USUB_SAT = "usub_sat"
 
     @property
     def arity(self) -> int:
@@ -111,8 +119,11 @@ class MathFunction(enum.Enum):
 
 _M = MathFunction
 _ARITY = {_M.FMIN: 2, _M.FMAX: 2, _M.POW: 2, _M.COPYSIGN: 2, _M.SMIN: 2, _M.SMAX: 2, _M.UMIN: 2, _M.UMAX: 2,
-          _M.FMA: 3, _M.HYPOT: 2, _M.ATAN2: 2}
-_INTEGER_FUNCTIONS = {_M.SMIN, _M.SMAX, _M.UMIN, _M.UMAX, _M.ABS}
+          _M.FMA: 3, _M.HYPOT: 2, _M.ATAN2: 2,
+          _M.ROTATE: 2, _M.SADD_SAT: 2, _M.UADD_SAT: 2, _M.SSUB_SAT: 2, _M.USUB_SAT: 2}
+_INTEGER_FUNCTIONS = {_M.SMIN, _M.SMAX, _M.UMIN, _M.UMAX, _M.ABS,
+                      _M.CLZ, _M.CTZ, _M.POPCOUNT, _M.ROTATE, _M.SADD_SAT, _M.UADD_SAT, _M.SSUB_SAT,
+                      _M.USUB_SAT}
 
 
 class MathCall(Instruction):
