@@ -39,7 +39,8 @@ INTERP_CONFIGS = {
     "ids-fit-int": CompilerOptions(ids_fit_int=True, verify_each=True),
 }
 NATIVE_CONFIGS = ["", "-loomcl-no-structured", "-loomcl-no-fold-guards", "-loomcl-no-horizontal-loops",
-                  "-loomcl-context-all", "-loomcl-no-parallel-metadata", "-loomcl-no-vectorize"]
+                  "-loomcl-context-all", "-loomcl-no-scalarize", "-loomcl-no-parallel-metadata",
+                  "-loomcl-no-vectorize"]
 REFERENCE_STEPS = 3_000_000
 WORK_GROUP_STEPS = 6_000_000
 
