@@ -285,11 +285,13 @@ class Index(Expr):
 
 @dataclass(eq=False)
 class Member(Expr):
-    """`base.name` or `base->name` as parsed; sema turns a vector's into a Swizzle."""
+    """`base.name` or `base->name` as parsed; sema turns a vector's into a Swizzle, and sets
+    `field` for a struct or union (a member of an anonymous member becomes two Members)."""
 
     base: Expr
     name: str
     arrow: bool = False
+    field: Optional[object] = None     # types.Field
 
 
 @dataclass(eq=False)
@@ -315,6 +317,14 @@ class SizeOf(Expr):
 
     operand: Optional[Expr] = None
     type_operand: Optional[Type] = None
+
+
+@dataclass(eq=False)
+class Designation(Expr):
+    """`.name = value` in a struct or union initializer list (sema places it, then drops it)."""
+
+    name: str
+    value: Expr
 
 
 @dataclass(eq=False)
@@ -415,7 +425,45 @@ class ReturnStmt(Stmt):
     value: Optional[Expr] = None
 
 
+@dataclass(eq=False)
+class LabelStmt(Stmt):
+    """`name: body`, the target of gotos."""
+
+    name: str
+    body: Stmt
+
+
+@dataclass(eq=False)
+class GotoStmt(Stmt):
+    name: str
+    target: Optional[LabelStmt] = None    # sema
+
+
 # ---- declarations -----------------------------------------------------------------------------
+
+@dataclass(eq=False)
+class EnumConstant:
+    """One enumerator; `value` is its expression as written, then (sema) its int value."""
+
+    loc: Location
+    name: str
+    value: Optional[object] = None
+
+
+@dataclass(eq=False)
+class RecordDecl:
+    """A struct or union definition, where sema lays it out (and then drops the node)."""
+
+    loc: Location
+    record: object     # types.Record
+
+
+@dataclass(eq=False)
+class EnumDecl:
+    """The constants an enum specifier declares; sema folds them into scope and drops the node."""
+
+    loc: Location
+    constants: list[EnumConstant]
 
 @dataclass(eq=False)
 class Attribute:

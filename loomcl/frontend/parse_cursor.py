@@ -7,14 +7,14 @@ mistake costs one message. A missing `;` is reported and assumed present, as cla
 
 C needs to know which identifiers are typedef names to parse `(T)x` and `T * x;`, so the parser
 keeps a stack of scopes mapping names to a Type (a typedef) or None (an ordinary identifier that
-hides an outer typedef).
+hides an outer typedef), and a parallel stack for struct and union tags.
 """
 from __future__ import annotations
 
 from .diagnostics import Diagnostics
 from .source import Location
 from .tokens import Token, TokenKind
-from .types import BUILTIN_TYPE_NAMES, Type
+from .types import BUILTIN_TYPE_NAMES, Record, Type
 
 
 class SyntaxRecovery(Exception):
@@ -25,6 +25,7 @@ class TokenCursor:
     def __init__(self, tokens: list[Token], diags: Diagnostics):
         self.tokens, self.pos, self.diags = tokens, 0, diags
         self.scopes: list[dict[str, Type | None]] = [dict(BUILTIN_TYPE_NAMES)]
+        self.tags: list[dict[str, Record]] = [{}]   # struct/union tags, scoped alike
 
     # ---- cursor -------------------------------------------------------------------------------
     def peek(self, ahead: int = 0) -> Token:
@@ -91,9 +92,11 @@ class TokenCursor:
     # ---- typedef scopes -----------------------------------------------------------------------
     def push_scope(self) -> None:
         self.scopes.append({})
+        self.tags.append({})
 
     def pop_scope(self) -> None:
         self.scopes.pop()
+        self.tags.pop()
 
     def declare_name(self, name: str, typedef: Type | None) -> None:
         self.scopes[-1][name] = typedef

@@ -7,8 +7,9 @@ chibicc way: skip the parenthesized part, parse the suffixes that follow it onto
 go back and parse the inner declarator with that type as its base.
 
 Array sizes are left as expressions inside `ArrayType.length`; sema folds them. Array parameters are
-adjusted to pointers here (C 6.7.6.3p7), keeping the element's address space. struct/union/enum are
-recognized and rejected with "not supported yet".
+adjusted to pointers here (C 6.7.6.3p7), keeping the element's address space. struct, union and
+enum specifiers are parsed by parse_record.py; the definitions a specifier makes ride on the
+DeclSpec and come out first in the declaration's list, so sema meets them in source order.
 """
 from __future__ import annotations
 
@@ -53,6 +54,7 @@ class DeclSpec:
     is_inline: bool = False
     storage: str | None = None
     attributes: list[A.Attribute] = field(default_factory=list)
+    tag_decls: list = field(default_factory=list)   # RecordDecl/EnumDecl defined here
 
 
 @dataclass
@@ -82,7 +84,7 @@ class DeclarationParser:
         spec = DeclSpec(start.loc, T.INT)
         words: list[str] = []
         quals = {"const": False, "volatile": False, "restrict": False, "address_space": None}
-        named: T.Type | None = None
+        named: T.Type | None = None   # a typedef name or a struct/union/enum specifier
         while True:
             tok = self.peek()
             if tok.kind is TokenKind.IDENT and not words and named is None \
@@ -90,6 +92,12 @@ class DeclarationParser:
                 named = self.typedef_named(self.next())
             elif tok.kind is not TokenKind.KEYWORD or tok.text not in _SPECIFIER_WORDS:
                 break
+            elif tok.text in ("struct", "union", "enum"):
+                if named is not None or words:
+                    self.fail(tok, "cannot combine with previous type specifier")
+                self.next()
+                named = self.enum_specifier(tok, spec) if tok.text == "enum" else \
+                    self.record_specifier(tok, spec)
             else:
                 self._specifier_word(spec, words, quals)
         spec.type = self._base_type(start, words, named).with_quals(T.Qualifiers(**quals))
@@ -121,8 +129,6 @@ class DeclarationParser:
             spec.is_kernel = True
         elif text in ("inline", "__inline", "__inline__"):
             spec.is_inline = True
-        elif text in ("struct", "union", "enum"):
-            self.fail(tok, f"'{text}' types are not supported yet")
 
     def _base_type(self, start: Token, words: list[str], named: T.Type | None) -> T.Type:
         if named is not None:
@@ -261,14 +267,21 @@ class DeclarationParser:
         spec = self.declspec()
         return self.declarator(spec.type, abstract=True).type
 
-    # initializer = "{" (initializer ("," initializer)* ","?)? "}" | assign
+    # initializer = "{" (item ("," item)* ","?)? "}" | assign
+    # item = ("." identifier "=")? initializer
     def initializer(self) -> A.Expr:
         tok = self.consume("{")
         if not tok:
             return self.assign()
         items: list[A.Expr] = []
         while not self.at("}"):
-            items.append(self.initializer())
+            dot = self.consume(".")
+            if dot:
+                name = self.expect_identifier("field designator")
+                self.expect("=", " after the field designator")
+                items.append(A.Designation(dot.loc, name.text, self.initializer()))
+            else:
+                items.append(self.initializer())
             if not self.consume(","):
                 break
         self.expect("}", " to close the initializer list")
@@ -277,8 +290,10 @@ class DeclarationParser:
     # declaration = declspec (init-declarator ("," init-declarator)*)? ";"
     # init-declarator = declarator attributes ("=" initializer)?
     def declaration(self, spec: DeclSpec, first: Declarator | None = None,
-                    program_scope: bool = False) -> list[A.VarDecl]:
-        decls: list[A.VarDecl] = []
+                    program_scope: bool = False) -> list:
+        decls: list = list(spec.tag_decls)
+        if first is None and self.consume(";"):     # `struct S {...};`, `enum {A, B};`
+            return decls
         decl = first
         while True:
             if decl is None:

@@ -15,10 +15,11 @@ from .diagnostics import Diagnostics
 from .parse_cursor import SyntaxRecovery, TokenCursor
 from .parse_decl import DeclarationParser, Declarator, DeclSpec
 from .parse_expr import ExpressionParser
+from .parse_record import RecordParser
 from .tokens import Token, TokenKind
 
 
-class Parser(TokenCursor, ExpressionParser, DeclarationParser):
+class Parser(TokenCursor, ExpressionParser, DeclarationParser, RecordParser):
 
     # translation-unit = external-declaration*
     def translation_unit(self) -> A.TranslationUnit:
@@ -40,7 +41,7 @@ class Parser(TokenCursor, ExpressionParser, DeclarationParser):
             return []
         spec = self.declspec()
         if self.consume(";"):
-            return []
+            return spec.tag_decls
         decl = self.declarator(spec.type)
         spec.attributes += self.attributes()
         if decl.type.is_function:
@@ -101,7 +102,7 @@ class Parser(TokenCursor, ExpressionParser, DeclarationParser):
     #      | "switch" "(" expr ")" stmt | "case" constant-expr ":" stmt | "default" ":" stmt
     #      | "for" "(" for-init expr? ";" expr? ")" stmt | "while" "(" expr ")" stmt
     #      | "do" stmt "while" "(" expr ")" ";" | "break" ";" | "continue" ";"
-    #      | "{" compound-stmt | ";" | expr ";"
+    #      | "goto" identifier ";" | identifier ":" stmt | "{" compound-stmt | ";" | expr ";"
     def stmt(self) -> A.Stmt:
         tok = self.peek()
         rule = _STATEMENT_RULES.get(tok.text) if tok.kind in (TokenKind.KEYWORD,
@@ -109,6 +110,8 @@ class Parser(TokenCursor, ExpressionParser, DeclarationParser):
         if rule is not None:
             self.next()
             return rule(self, tok)
+        if tok.kind is TokenKind.IDENT and self.peek(1).is_(":"):
+            return self.labeled_stmt(tok)
         expr = self.expr()
         self.expect_semicolon("after expression")
         return A.ExprStmt(tok.loc, expr)
@@ -193,7 +196,14 @@ class Parser(TokenCursor, ExpressionParser, DeclarationParser):
         return A.NullStmt(tok.loc)
 
     def goto_stmt(self, tok: Token) -> A.Stmt:
-        self.fail(tok, "'goto' is not supported")
+        name = self.expect_identifier("identifier after 'goto'")
+        self.expect_semicolon("after 'goto'")
+        return A.GotoStmt(tok.loc, name.text)
+
+    def labeled_stmt(self, name: Token) -> A.Stmt:
+        self.next()
+        self.next()
+        return A.LabelStmt(name.loc, name.text, self.label_body())
 
 
 _STATEMENT_RULES = {

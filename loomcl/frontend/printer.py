@@ -59,7 +59,7 @@ def format_expr(e: A.Expr, implicit: bool = False) -> str:
     if isinstance(e, A.VectorLiteral):
         return f"(({e.type})({', '.join(map(f, e.items))}))"
     if isinstance(e, A.Member):
-        return f"{f(e.base)}{'->' if e.arrow else '.'}{e.name}"
+        return f"{f(e.base)}{'->' if e.arrow else '.'}{e.name or '(anonymous)'}"
     if isinstance(e, A.Swizzle):
         return f"{f(e.base)}.s{''.join('%x' % lane for lane in e.lanes)}"
     raise TypeError(f"unknown expression node {type(e).__name__}")
@@ -131,5 +131,10 @@ def _control(s: A.Stmt, lines: list[str], depth: int, pad: str) -> None:
         _stmt(s.body, lines, depth + 1)
     elif isinstance(s, A.ReturnStmt):
         lines.append(f"{pad}return" + ("" if s.value is None else f" {fx(s.value)}"))
+    elif isinstance(s, A.LabelStmt):
+        lines.append(f"{pad}{s.name}:")
+        _stmt(s.body, lines, depth + 1)
+    elif isinstance(s, A.GotoStmt):
+        lines.append(f"{pad}goto {s.name}")
     else:
         lines.append(pad + type(s).__name__.removesuffix("Stmt").lower())

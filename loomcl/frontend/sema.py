@@ -24,12 +24,14 @@ from .options import BuildOptions
 from .overload import resolve
 from .sema_expr import ExpressionChecker, implicit
 from .sema_init import InitializerChecker
+from .sema_record import RecordChecker
 from .spelling import closest_name
 
+_TAG_DECLS = (A.RecordDecl, A.EnumDecl)   # checked where they stand, then dropped from the AST
 _KERNEL_POINTER_SPACES = (T.AddressSpace.GLOBAL, T.AddressSpace.CONSTANT, T.AddressSpace.LOCAL)
 
 
-class Sema(ExpressionChecker, InitializerChecker):
+class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
     def __init__(self, options: BuildOptions, diags: Diagnostics):
         self.diags = diags
         self.pointee_default = T.AddressSpace.PRIVATE if options.cl_std in ("CL1.0", "CL1.1",
@@ -40,6 +42,8 @@ class Sema(ExpressionChecker, InitializerChecker):
         self.targets: list[A.Stmt] = []        # enclosing loops and switches, innermost last
         self.switches: list[A.SwitchStmt] = []
         self.calls: list[tuple[A.FunctionDecl, A.Call]] = []   # (caller, call) for linking
+        self.labels: dict[str, A.LabelStmt] = {}   # of the function being checked
+        self.gotos: list[A.GotoStmt] = []
 
     # ---- scopes -------------------------------------------------------------------------------
     def lookup(self, name: str):
@@ -63,6 +67,8 @@ class Sema(ExpressionChecker, InitializerChecker):
             if pointee.address_space is None:
                 pointee = T.with_address_space(pointee, self.pointee_default)
             return T.pointer_to(pointee, t.quals)
+        if isinstance(t, T.RecordType):
+            self.complete_record(t.record)
         return t
 
     def array_length(self, t: T.ArrayType, loc) -> int | None:
@@ -84,8 +90,11 @@ class Sema(ExpressionChecker, InitializerChecker):
         for decl in tu.decls:
             if isinstance(decl, A.FunctionDecl):
                 self.function_decl(decl)
+            elif isinstance(decl, _TAG_DECLS):
+                self.tag_decl(decl)
             else:
                 self.var_decl(decl, program_scope=True)
+        tu.decls = [d for d in tu.decls if not isinstance(d, _TAG_DECLS)]
         self.link_calls()
         self.check_recursion()
         return tu
@@ -151,7 +160,15 @@ class Sema(ExpressionChecker, InitializerChecker):
         for item in f.body.items:
             self.stmt(item)
         self.scopes.pop()
+        self.link_gotos()
         self.function = None
+
+    def link_gotos(self) -> None:
+        for goto in self.gotos:
+            goto.target = self.labels.get(goto.name)
+            if goto.target is None:
+                self.diags.error(goto.loc, f"use of undeclared label '{goto.name}'")
+        self.labels, self.gotos = {}, []
 
     # ---- variables ----------------------------------------------------------------------------
     def var_decl(self, d: A.VarDecl, program_scope: bool = False) -> None:
@@ -167,8 +184,8 @@ class Sema(ExpressionChecker, InitializerChecker):
         if d.type.is_array and d.type.length is None:
             self.diags.error(d.loc, f"definition of variable with array type needs an explicit "
                                     f"size or an initializer")
-        if d.type.is_void:
-            self.diags.error(d.loc, f"variable has incomplete type 'void'")
+        if d.type.is_void or (d.type.is_record and not d.type.record.is_complete):
+            self.diags.error(d.loc, f"variable has incomplete type '{d.type.base_spelling()}'")
         self.declare(d.name, d, d.loc)
 
     def variable_space(self, d: A.VarDecl, program_scope: bool) -> T.AddressSpace | None:
@@ -206,8 +223,11 @@ class Sema(ExpressionChecker, InitializerChecker):
         for d in s.decls:
             if isinstance(d, A.FunctionDecl):
                 self.diags.error(d.loc, "function declarations inside a function are not supported")
+            elif isinstance(d, _TAG_DECLS):
+                self.tag_decl(d)
             else:
                 self.var_decl(d)
+        s.decls = [d for d in s.decls if not isinstance(d, _TAG_DECLS)]
 
     def stmt_ExprStmt(self, s: A.ExprStmt) -> None:
         s.expr = self.check(s.expr)
@@ -285,6 +305,15 @@ class Sema(ExpressionChecker, InitializerChecker):
         else:
             switch.default = s
         self.stmt(s.body)
+
+    def stmt_LabelStmt(self, s: A.LabelStmt) -> None:
+        if s.name in self.labels:
+            self.diags.error(s.loc, f"redefinition of label '{s.name}'")
+        self.labels[s.name] = s
+        self.stmt(s.body)
+
+    def stmt_GotoStmt(self, s: A.GotoStmt) -> None:
+        self.gotos.append(s)
 
     def stmt_BreakStmt(self, s: A.BreakStmt) -> None:
         if not self.targets:

@@ -112,6 +112,8 @@ class ExpressionChecker(VectorChecker):
         if isinstance(decl, A.FunctionDecl):
             return self.error(e, f"function '{e.name}' used as a value (OpenCL has no function "
                                  f"pointers)")
+        if isinstance(decl, A.EnumConstant):
+            return self.enum_constant_ref(e, decl)
         e.decl, e.type, e.lvalue = decl, decl.type, True
         if isinstance(decl, A.ParamDecl):  # parameters are private variables
             e.type = T.with_address_space(decl.type, T.AddressSpace.PRIVATE)
@@ -368,6 +370,8 @@ class ExpressionChecker(VectorChecker):
             return usual_arithmetic(at, bt)
         if at.is_void and bt.is_void:
             return T.VOID
+        if at.is_record and at == bt:
+            return at
         if at.is_pointer and (at == bt or is_null_constant(b)):
             return at
         if bt.is_pointer and is_null_constant(a):

@@ -5,6 +5,12 @@ initialized by a brace list; nested arrays take either a nested brace list or, w
 the next run of scalars (`int a[2][2] = {1, 2, 3, 4}`). `float c[] = {...}` takes its length from
 the list. Missing trailing elements are zero (the AST records only the ones written).
 
+A struct is initialized by an expression of its type or by a brace list that fills its members in
+order; `.name = value` places an item at a member and goes on from there (C 6.7.9p17). A union's
+list initializes one member, the first or the designated one. The checked list of a record holds
+one item per member, None for those left zero. Brace elision reaches into arrays, not into structs
+(a struct member takes a brace list or an expression of its type).
+
 When the variable needs a constant initializer (program scope and `__constant`), each scalar is
 folded and replaced by an IntLiteral/FloatLiteral of the element type, so the lowering can emit the
 data directly.
@@ -21,6 +27,8 @@ class InitializerChecker:
 
     def check_initializer(self, t: T.Type, init: A.Expr, constant: bool) -> tuple[A.Expr, T.Type]:
         """The checked initializer and the variable's type (completed if it was `T x[]`)."""
+        if t.is_record and isinstance(init, A.InitList):
+            return self.record_initializer(t, init, constant), t
         if not t.is_array:
             return self.scalar_initializer(t, init, constant), t
         if not isinstance(init, A.InitList):
@@ -46,10 +54,32 @@ class InitializerChecker:
                 sub, pos = self.array_initializer(t.element, items, pos, item.loc, constant)
                 out.append(sub)
             else:
-                out.append(self.scalar_initializer(t.element, item, constant))
+                out.append(self.check_initializer(t.element, item, constant)[0])
                 pos += 1
         length = t.length if t.length is not None else len(out)
         return A.InitList(loc, out, type=T.array_of(t.element, length, t.quals)), pos
+
+    def record_initializer(self, t: T.RecordType, init: A.InitList, constant: bool) -> A.InitList:
+        fields = t.record.fields
+        out: list[A.Expr | None] = [None] * len(fields)
+        at = 0
+        for item in init.items:
+            designated = isinstance(item, A.Designation)
+            if designated:
+                at = next((i for i, f in enumerate(fields) if f.name == item.name), None)
+                if at is None:
+                    self.diags.error(item.loc, f"field designator '{item.name}' does not refer to "
+                                               f"any field in type '{t.base_spelling()}'")
+                    return init
+                item = item.value
+            if at >= len(fields) or (t.record.is_union and at > 0 and not designated):
+                self.diags.error(item.loc, f"excess elements in {t.record.kind} initializer")
+                return init
+            if t.record.is_union:
+                out = [None] * len(fields)
+            out[at] = self.check_initializer(fields[at].type, item, constant)[0]
+            at += 1
+        return A.InitList(init.loc, out, type=t.unqualified())
 
     def scalar_initializer(self, t: T.Type, init: A.Expr, constant: bool) -> A.Expr:
         if isinstance(init, A.InitList):

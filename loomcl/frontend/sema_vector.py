@@ -85,14 +85,15 @@ class VectorChecker:
         t = base.type
         if t.is_error:
             return _poison(e)
+        record_member = self.check_record_member(e, base)
+        if record_member is not None:
+            return record_member
         if e.arrow:
             if not (t.is_pointer and t.pointee.is_vector):
                 return self.error(e, f"member reference type '{t}' is not a pointer to a structure")
             return self.error(e, f"member reference type '{t}' is a pointer to a vector; "
                                  f"use '.' on '*p'")
         if not t.is_vector:
-            if t.is_record:
-                return self.error(e, "member access of structures and unions is not supported yet")
             return self.error(e, f"member reference base type '{t.unqualified()}' is not a structure, union "
                                  f"or vector")
         lanes = swizzle_lanes(e.name, t.count)

@@ -8,9 +8,9 @@ variable has a type whose address space is LOCAL. `address_space is None` means 
 fills the default (private for variables, generic or private for pointees, by OpenCL C version).
 
 Sizes follow OpenCL (spec 6.1.1): char 8, short 16, int 32, long 64 bits; size_t and friends are 64-bit
-typedefs on this device. Vector types, structs, unions and enums have classes here so that later work
-only adds rules, not a new representation; `ArrayType.length` may temporarily hold an unfolded
-expression between the parser and sema (see `ArrayType`).
+typedefs on this device. A struct or union type is a `RecordType` over a `Record`, the definition
+that the parser creates and sema lays out; an enum type is int. `ArrayType.length` may temporarily
+hold an unfolded expression between the parser and sema (see `ArrayType`).
 """
 from __future__ import annotations
 
@@ -262,25 +262,94 @@ class VectorType(Type):
         return f"{self.element.base_spelling()}{self.count}"
 
 
-@dataclass(frozen=True, eq=False, repr=False)
-class RecordType(Type):
-    """struct or union (placeholder: identity-compared, members filled when supported)."""
+@dataclass(frozen=True)
+class Field:
+    """A member of a struct or union; `name` is None for an anonymous struct or union member
+    (C11 6.7.2.1p13), whose own members are found through it."""
 
-    tag: str = ""
-    is_union: bool = False
-    members: tuple = ()
+    name: str | None
+    type: Type
+    offset: int = 0
+
+
+class Record:
+    """The definition behind a struct or union tag: one object per declaration, compared by
+    identity. The parser creates it (with `body` holding the members as written, unresolved) and
+    sema lays it out (`complete`), so `fields`, `size` and `align` exist only for a complete record.
+    Layout is C's natural one: each member at the next multiple of its alignment, the size rounded
+    up to the largest alignment; every union member sits at offset 0."""
+
+    def __init__(self, is_union: bool, tag: str | None, loc) -> None:
+        self.is_union, self.tag, self.loc = is_union, tag, loc
+        self.body: list | None = None          # [(loc, name, unresolved type)] once defined
+        self.fields: tuple[Field, ...] | None = None
+        self.size = self.align = 0
+        self.laying_out = False
+
+    @property
+    def kind(self) -> str:
+        return "union" if self.is_union else "struct"
+
+    @property
+    def is_complete(self) -> bool:
+        return self.fields is not None
+
+    def complete(self, members: list[tuple[str | None, Type]]) -> None:
+        fields, offset, align = [], 0, 1
+        for name, t in members:
+            at = 0 if self.is_union else -(-offset // t.align) * t.align
+            fields.append(Field(name, t, at))
+            offset = max(offset, at + t.size)
+            align = max(align, t.align)
+        self.fields, self.align = tuple(fields), align
+        self.size = -(-offset // align) * align
+
+    def lookup(self, name: str) -> list[Field] | None:
+        """The fields leading to member `name` (through anonymous members), or None."""
+        for f in self.fields or ():
+            if f.name == name:
+                return [f]
+            if f.name is None and f.type.is_record:
+                inner = f.type.record.lookup(name)
+                if inner is not None:
+                    return [f] + inner
+        return None
+
+    def spelling(self) -> str:
+        return f"{self.kind} {self.tag or '(anonymous)'}"
+
+
+@dataclass(frozen=True, repr=False)
+class RecordType(Type):
+    """`struct S` or `union U`: qualifiers over a shared Record."""
+
+    record: Record = None
 
     is_record = True
 
+    @property
+    def size(self) -> int:
+        if not self.record.is_complete:
+            raise TypeError(f"incomplete type '{self}'")
+        return self.record.size
+
+    @property
+    def align(self) -> int:
+        return self.record.align
+
     def base_spelling(self) -> str:
-        return f"{'union' if self.is_union else 'struct'} {self.tag}"
+        return self.record.spelling()
+
+
+def record_type(record: Record) -> RecordType:
+    return _intern(RecordType(record=record))
 
 
 _INTERNED: dict[Type, Type] = {}
 
 
 def _intern(t: Type) -> Type:
-    if isinstance(t, RecordType) or (isinstance(t, ArrayType) and not _hashable_length(t)):
+    if isinstance(t, ArrayType) and not _hashable_length(t):
         return t
     return _INTERNED.setdefault(t, t)
 

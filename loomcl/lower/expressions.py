@@ -22,7 +22,7 @@ from ..ir import types as ty
 from ..ir.values import Constant, Value
 from .casts import bits, round_float, splat, zero
 from .errors import unsupported
-from .types import is_floating, is_signed, memory_type, pointee_memory_type, value_type
+from .types import is_floating, is_signed, memory_type, pointee_memory_type, record_type, value_type
 
 B = A.BinaryOp
 Op = ins.BinaryOpcode
@@ -129,6 +129,24 @@ class ExpressionLowering:
     def _index_address(self, e: A.Index) -> Value:
         base = self.value(e.base)
         return self.b.element_ptr(memory_type(e.type), base, self.value(e.index))
+
+    def _member_address(self, e: A.Member) -> Value:
+        """A member's address: a field of the struct (all members of a union are at its start).
+        A struct rvalue (a call's result) is first stored to a temporary, to have an address."""
+        if e.arrow:
+            base, record = self.value(e.base), e.base.type.pointee.record
+        else:
+            base, record = self.object_address(e.base), e.base.type.record
+        if record.is_union:
+            return base
+        return self.b.field_ptr(record_type(record), base, record.fields.index(e.field))
+
+    def object_address(self, e: A.Expr) -> Value:
+        if e.lvalue:
+            return self.address(e)
+        slot = self.slot(memory_type(e.type), "tmp")
+        self.b.store(self.value(e), slot)
+        return slot
 
     def _address_of(self, e: A.AddressOf) -> Value:
         return self.coerce_pointer(self.address(e.operand), value_type(e.type))
@@ -312,6 +330,7 @@ _VALUE_HANDLERS = {
     A.VarRef: ExpressionLowering._load,
     A.Deref: ExpressionLowering._load,
     A.Index: ExpressionLowering._load,
+    A.Member: ExpressionLowering._load,
     A.AddressOf: ExpressionLowering._address_of,
     A.Unary: ExpressionLowering._unary,
     A.Binary: ExpressionLowering._binary,
@@ -333,4 +352,5 @@ _ADDRESS_HANDLERS = {
     A.VarRef: ExpressionLowering._var_address,
     A.Deref: ExpressionLowering._deref_address,
     A.Index: ExpressionLowering._index_address,
+    A.Member: ExpressionLowering._member_address,
 }

@@ -48,7 +48,8 @@ class FunctionLowerer(ExpressionLowering, StatementLowering, BuiltinLowering, Ca
         self.b = Builder()
         self.storage: dict = {}   # VarDecl/ParamDecl -> its address (Alloca or GlobalVariable)
         self.targets: dict = {}   # loop/switch Stmt -> (break block, continue block)
-        self.labels: dict = {}    # CaseStmt/DefaultStmt -> its block
+        self.labels: dict = {}    # CaseStmt/DefaultStmt/LabelStmt -> its block
+        self.gotos: list[A.GotoStmt] = []
 
     def lower(self) -> Function:
         self.enter(self.new_block("entry"))
@@ -137,6 +138,7 @@ class FunctionLowerer(ExpressionLowering, StatementLowering, BuiltinLowering, Ca
             result = self.function.return_type
             self.b.ret(None if result is ty.void else Undef(result))
         remove_unreachable_blocks(self.function)
+        self.check_gotos()
 
 
 def remove_unreachable_blocks(function: Function) -> None:

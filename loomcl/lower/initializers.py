@@ -1,8 +1,10 @@
 """Initializers: of private variables (stores at the declaration) and of program-scope `__constant`
 data (a flat list of scalar values, the form `GlobalVariable.initializer` holds).
 
-Both follow C 6.7.9: brace lists fill arrays element by element, nested lists fill sub-arrays,
+Both follow C 6.7.9: brace lists fill arrays element by element and structs member by member
+(sema gave a struct's list one item per member, None for zero), nested lists fill sub-aggregates,
 and elements without an initializer are zero. A scalar may be wrapped in braces (`int x = {3};`).
+A union is zeroed member by member, then its initialized member is stored.
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from ..frontend.constfold import fold
 from ..ir import types as ty
 from ..ir.values import Constant, Value
 from .errors import LoweringError, unsupported
-from .types import memory_type
+from .types import memory_type, record_type
 
 # Past this many elements a private array initializer would unroll into too many stores.
 MAX_UNROLLED_ELEMENTS = 4096
@@ -25,6 +27,8 @@ class InitializerLowering:
         """Store init (an expression, an InitList, or None for zero) into the object at address."""
         if t.is_array:
             self._initialize_array(address, t, init)
+        elif t.is_record and (init is None or isinstance(init, A.InitList)):
+            self._initialize_record(address, t.record, init.items if init is not None else [])
         elif isinstance(init, A.InitList):
             self.initialize(address, t, init.items[0] if init.items else None)
         elif init is None:
@@ -45,6 +49,20 @@ class InitializerLowering:
             self.initialize(slot, t.element, items[i] if i < len(items) else None)
 
 
+    def _initialize_record(self, address: Value, record: T.Record, items: list) -> None:
+        if record.is_union:
+            for f in record.fields if not any(items) else ():
+                self.initialize(address, f.type, None)
+            for f, item in zip(record.fields, items):
+                if item is not None:
+                    self.initialize(address, f.type, item)
+            return
+        struct = record_type(record)
+        for i, f in enumerate(record.fields):
+            item = items[i] if i < len(items) else None
+            self.initialize(self.b.field_ptr(struct, address, i), f.type, item)
+
+
 def scalar_count(t: T.Type) -> int:
     return t.length * scalar_count(t.element) if t.is_array else 1
 
@@ -57,6 +75,8 @@ def flat_initializer(t: T.Type, init: A.Expr | None) -> list[int | float]:
         for i in range(t.length):
             values += flat_initializer(t.element, items[i] if i < len(items) else None)
         return values
+    if t.is_record:
+        return _flat_record(t.record, init)
     if isinstance(init, A.InitList):
         return flat_initializer(t, init.items[0] if init.items else None)
     if init is None:
@@ -65,3 +85,15 @@ def flat_initializer(t: T.Type, init: A.Expr | None) -> list[int | float]:
     if value is None:
         raise LoweringError("initializer of a __constant variable is not a constant", init.loc)
     return [float(value) if t.is_floating else int(value)]
+
+
+def _flat_record(record: T.Record, init: A.Expr | None) -> list[int | float]:
+    if record.is_union:
+        raise unsupported("a union in a __constant variable")
+    if init is not None and not isinstance(init, A.InitList):
+        raise LoweringError("initializer of a __constant struct is not a constant", init.loc)
+    items = init.items if init is not None else []
+    values: list[int | float] = []
+    for i, f in enumerate(record.fields):
+        values += flat_initializer(f.type, items[i] if i < len(items) else None)
+    return values

@@ -10,7 +10,8 @@ Each construct gets the canonical block shape the loop and barrier passes expect
                so falling through a label is just falling into the next block
 
 `break`/`continue` jump to the blocks recorded for their AST target (sema resolved which loop or
-switch that is). After any jump or return the lowering continues in a fresh block with no
+switch that is); `goto` jumps to its label's block. A goto can make a cycle with two entries,
+which the work-group transforms cannot handle, so such a function is refused (`check_gotos`). After any jump or return the lowering continues in a fresh block with no
 predecessor, so code after `break` still lowers; the function's finishing step deletes such
 unreachable blocks.
 """
@@ -19,7 +20,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from ..frontend import ast as A
-from .errors import unsupported
+from ..analysis.reducibility import irreducible_cycle_entry
+from .errors import LoweringError, unsupported
 
 
 class StatementLowering:
@@ -161,6 +163,29 @@ class StatementLowering:
         self.enter(block)
         self.statement(s.body)
 
+    def _labeled(self, s: A.LabelStmt) -> None:
+        block = self.goto_block(s)
+        self.b.jump(block)
+        self.enter(block)
+        self.statement(s.body)
+
+    def _goto(self, s: A.GotoStmt) -> None:
+        self.gotos.append(s)
+        self.jump_then_continue(self.goto_block(s.target))
+
+    def goto_block(self, label: A.LabelStmt):
+        if label not in self.labels:
+            self.labels[label] = self.new_block(label.name)
+        return self.labels[label]
+
+    def check_gotos(self) -> None:
+        """Refuse a function whose gotos made an irreducible CFG (after dead blocks are gone)."""
+        entry = irreducible_cycle_entry(self.function) if self.gotos else None
+        if entry is not None:
+            goto = next((g for g in self.gotos if self.labels[g.target] is entry), self.gotos[0])
+            raise LoweringError("this 'goto' enters a loop other than through its start; loomcl "
+                                "needs every loop to have a single entry", goto.loc)
+
 
 _HANDLERS = {
     A.CompoundStmt: StatementLowering._compound,
@@ -177,4 +202,6 @@ _HANDLERS = {
     A.SwitchStmt: StatementLowering._switch,
     A.CaseStmt: StatementLowering._label,
     A.DefaultStmt: StatementLowering._label,
+    A.LabelStmt: StatementLowering._labeled,
+    A.GotoStmt: StatementLowering._goto,
 }

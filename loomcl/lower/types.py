@@ -14,6 +14,11 @@ The rules (they follow clang's lowering of OpenCL C, so code generation maps the
   rides on each load, store and elementptr). An unwritten space means private.
 * Arrays become ArrayType of the element's memory type; vectors VectorType of the element's value
   type (bool vectors do not exist in OpenCL C).
+* A struct becomes a StructType of its members' memory types: the IR lays it out with the same
+  natural C rules as the frontend (checked here). A union becomes a struct of its most aligned
+  member padded with bytes to the union's size, which gives it the union's size and alignment; its
+  members all live at its address. Struct values are first-class (loads, stores, phis, arguments
+  and results of the StructType); member access goes through memory (`FieldPtr`).
 """
 from __future__ import annotations
 
@@ -57,7 +62,25 @@ def memory_type(t: T.Type) -> ty.Type:
         return ty.ArrayType(memory_type(t.element), t.length)
     if t.is_vector:
         return ty.VectorType(value_type(t.element), t.count)
+    if t.is_record:
+        return record_type(t.record)
     raise unsupported(f"type '{t}'")
+
+
+def record_type(record: T.Record) -> ty.StructType:
+    """The StructType of a complete struct or union (see the module doc)."""
+    name = f"{record.kind}.{record.tag or 'anon'}"
+    if record.is_union:
+        widest = max(record.fields, key=lambda f: f.type.align).type
+        padding = record.size - widest.size
+        fields = (memory_type(widest),) + ((ty.ArrayType(ty.i8, padding),) if padding else ())
+    else:
+        fields = tuple(memory_type(f.type) for f in record.fields)
+    struct = ty.StructType(name, fields)
+    offsets = [0] if record.is_union else [f.offset for f in record.fields]
+    if struct.size != record.size or struct.offsets[:len(offsets)] != offsets:
+        raise unsupported(f"the layout of '{record.spelling()}'")
+    return struct
 
 
 def is_signed(t: T.Type) -> bool:

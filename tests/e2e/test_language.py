@@ -383,8 +383,6 @@ __kernel void structs(__global const int *in, __global int *keys, __global float
 """
 
 
-@pytest.mark.xfail(strict=True, raises=cl.RuntimeError,
-                   reason="structs are the next language issue: the frontend reports 'not supported yet'")
 def test_struct_returned_by_helper(run_kernel):
     """DESIGN.md lists structs among the frontend's types; a helper returns one by value."""
     n = 64

@@ -189,8 +189,8 @@ void g() { return 1 }""")
 
 
 @pytest.mark.parametrize("source, message", [
-    ("struct S { int a; };", "'struct' types are not supported yet"),
-    ("void f() { goto x; }", "'goto' is not supported"),
+    ("struct S { int a; }; void f() { struct S s; s.b = 1; }", "no member named 'b' in 'struct S'"),
+    ("void f() { goto x; }", "use of undeclared label 'x'"),
     ("void f(int a) { a.x = 1; }", "member reference base type 'int' is not a structure, union or vector"),
     ("void f() { float4 v; v.q = 1; }", "illegal vector component name 'q'"),
     ("void f() { float2 v; v.z = 1; }", "vector component name 'z' is out of range for a vector of 2 components"),
