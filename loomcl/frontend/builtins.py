@@ -3,10 +3,12 @@
 Each `Row` names one or more spellings of a builtin (aliases such as `atom_add` for `atomic_add`
 share a row), the `Builtin` identity the lowerer maps to IR, a signature template, and the types the
 template is expanded over. Templates are written like C declarations: `T (T, T)` is a function of two
-T returning T; `U` is the unsigned type of T (for `abs`), `S` the element type of a vector T (for
-`min(float4, float)`); `AS` is expanded over the address spaces
-listed in the row (for atomics); concrete names (`uint`, `size_t`) mean themselves. Adding the rest
-of the library, or vector overloads, is adding rows (and, for vectors, vector types to `over`).
+T returning T. Letters stand for types derived from T, lane by lane for a vector T: `S` its element
+type (`min(float4, float)`), `U` the unsigned and `I` the signed integer of its width, `W` the
+integer twice as wide (`upsample`), `M` a relational result (int, or -1/0 lanes for a vector).
+`AS` is expanded over the address spaces listed in the row (atomics, out-pointers); concrete names
+(`uint`, `size_t`) mean themselves. gentype rows (`GENFLOATS`, `GENINTEGERS`) cover the scalars and
+their vectors.
 
 `overloads(name)` gives every concrete `Overload` of a name; overload.py picks one for a call.
 """
@@ -228,6 +230,7 @@ GENINTEGERS = INTEGERS + vectors_of(INTEGERS)
 FLOAT_VECTORS = (T.FLOAT,) + vectors_of((T.FLOAT,))  # the half_ and native_ forms
 # the geometric functions take scalars and 2-, 3- and 4-lane vectors
 GEOMETRIC = FLOATS + tuple(T.vector_of(s, n) for s in FLOATS for n in (2, 3, 4))
+FAST_GEOMETRIC = (T.FLOAT,) + tuple(T.vector_of(T.FLOAT, n) for n in (2, 3, 4))  # float only
 INT32 = (T.INT, T.UINT)
 SIGNED_INTEGERS = (T.CHAR, T.SHORT, T.INT, T.LONG)
 GLOBAL_LOCAL = (T.AddressSpace.GLOBAL, T.AddressSpace.LOCAL)
@@ -281,11 +284,11 @@ ROWS: tuple[Row, ...] = (
     Row("dot", B.DOT, "S (T, T)", GEOMETRIC),
     Row("cross", B.CROSS, "T (T, T)", tuple(T.vector_of(s, n) for s in FLOATS for n in (3, 4))),
     Row("length", B.LENGTH, "S (T)", GEOMETRIC),
-    Row("fast_length", B.LENGTH, "S (T)", GEOMETRIC[:1] + GEOMETRIC[2:5]),
+    Row("fast_length", B.LENGTH, "S (T)", FAST_GEOMETRIC),
     Row("distance", B.DISTANCE, "S (T, T)", GEOMETRIC),
-    Row("fast_distance", B.DISTANCE, "S (T, T)", GEOMETRIC[:1] + GEOMETRIC[2:5]),
+    Row("fast_distance", B.DISTANCE, "S (T, T)", FAST_GEOMETRIC),
     Row("normalize", B.NORMALIZE, "T (T)", GEOMETRIC),
-    Row("fast_normalize", B.NORMALIZE, "T (T)", GEOMETRIC[:1] + GEOMETRIC[2:5]),
+    Row("fast_normalize", B.NORMALIZE, "T (T)", FAST_GEOMETRIC),
     Row("acos", B.ACOS, "T (T)", GENFLOATS),
     Row("acosh", B.ACOSH, "T (T)", GENFLOATS),
     Row("acospi", B.ACOSPI, "T (T)", GENFLOATS),
@@ -374,40 +377,26 @@ ROWS: tuple[Row, ...] = (
     Row("step", B.STEP, "T (T, T)", GENFLOATS),
     Row("smoothstep", B.SMOOTHSTEP, "T (T, T, T)", GENFLOATS),
     Row("sign", B.SIGN, "T (T)", GENFLOATS),
-    Row("isequal", B.ISEQUAL, "int (T, T)", FLOATS),
-    Row("isnotequal", B.ISNOTEQUAL, "int (T, T)", FLOATS),
-    Row("isgreater", B.ISGREATER, "int (T, T)", FLOATS),
-    Row("isgreaterequal", B.ISGREATEREQUAL, "int (T, T)", FLOATS),
-    Row("isless", B.ISLESS, "int (T, T)", FLOATS),
-    Row("islessequal", B.ISLESSEQUAL, "int (T, T)", FLOATS),
-    Row("islessgreater", B.ISLESSGREATER, "int (T, T)", FLOATS),
-    Row("isordered", B.ISORDERED, "int (T, T)", FLOATS),
-    Row("isunordered", B.ISUNORDERED, "int (T, T)", FLOATS),
-    Row("isfinite", B.ISFINITE, "int (T)", FLOATS),
-    Row("isinf", B.ISINF, "int (T)", FLOATS),
-    Row("isnan", B.ISNAN, "int (T)", FLOATS),
-    Row("isnormal", B.ISNORMAL, "int (T)", FLOATS),
-    Row("signbit", B.SIGNBIT, "int (T)", FLOATS),
+    Row("isequal", B.ISEQUAL, "M (T, T)", GENFLOATS),
+    Row("isnotequal", B.ISNOTEQUAL, "M (T, T)", GENFLOATS),
+    Row("isgreater", B.ISGREATER, "M (T, T)", GENFLOATS),
+    Row("isgreaterequal", B.ISGREATEREQUAL, "M (T, T)", GENFLOATS),
+    Row("isless", B.ISLESS, "M (T, T)", GENFLOATS),
+    Row("islessequal", B.ISLESSEQUAL, "M (T, T)", GENFLOATS),
+    Row("islessgreater", B.ISLESSGREATER, "M (T, T)", GENFLOATS),
+    Row("isordered", B.ISORDERED, "M (T, T)", GENFLOATS),
+    Row("isunordered", B.ISUNORDERED, "M (T, T)", GENFLOATS),
+    Row("isfinite", B.ISFINITE, "M (T)", GENFLOATS),
+    Row("isinf", B.ISINF, "M (T)", GENFLOATS),
+    Row("isnan", B.ISNAN, "M (T)", GENFLOATS),
+    Row("isnormal", B.ISNORMAL, "M (T)", GENFLOATS),
+    Row("signbit", B.SIGNBIT, "M (T)", GENFLOATS),
     Row("bitselect", B.BITSELECT, "T (T, T, T)", GENINTEGERS + GENFLOATS),
     Row("select", B.SELECT, "T (T, T, I)", GENINTEGERS + GENFLOATS),
     Row("select", B.SELECT, "T (T, T, U)", GENINTEGERS + GENFLOATS),
     Row("mix", B.MIX, "T (T, T, S)", vectors_of(FLOATS)),
     Row("step", B.STEP, "T (S, T)", vectors_of(FLOATS)),
     Row("smoothstep", B.SMOOTHSTEP, "T (S, S, T)", vectors_of(FLOATS)),
-    Row("isequal", B.ISEQUAL, "I (T, T)", vectors_of(FLOATS)),
-    Row("isnotequal", B.ISNOTEQUAL, "I (T, T)", vectors_of(FLOATS)),
-    Row("isgreater", B.ISGREATER, "I (T, T)", vectors_of(FLOATS)),
-    Row("isgreaterequal", B.ISGREATEREQUAL, "I (T, T)", vectors_of(FLOATS)),
-    Row("isless", B.ISLESS, "I (T, T)", vectors_of(FLOATS)),
-    Row("islessequal", B.ISLESSEQUAL, "I (T, T)", vectors_of(FLOATS)),
-    Row("islessgreater", B.ISLESSGREATER, "I (T, T)", vectors_of(FLOATS)),
-    Row("isordered", B.ISORDERED, "I (T, T)", vectors_of(FLOATS)),
-    Row("isunordered", B.ISUNORDERED, "I (T, T)", vectors_of(FLOATS)),
-    Row("isfinite", B.ISFINITE, "I (T)", vectors_of(FLOATS)),
-    Row("isinf", B.ISINF, "I (T)", vectors_of(FLOATS)),
-    Row("isnan", B.ISNAN, "I (T)", vectors_of(FLOATS)),
-    Row("isnormal", B.ISNORMAL, "I (T)", vectors_of(FLOATS)),
-    Row("signbit", B.SIGNBIT, "I (T)", vectors_of(FLOATS)),
     Row("any", B.ANY, "int (T)", SIGNED_INTEGERS + vectors_of(SIGNED_INTEGERS)),
     Row("all", B.ALL, "int (T)", SIGNED_INTEGERS + vectors_of(SIGNED_INTEGERS)),
     Row("atomic_add atom_add", B.ATOMIC_ADD, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
@@ -449,6 +438,8 @@ _TEMPLATE_LETTERS = {
     "U": _lane_wise(lambda t: T.to_unsigned(_SIGNED_OF_SIZE[t.size])),
     "W": _lane_wise(lambda t: _WIDER[t]),
 }
+# a relational result: int for a scalar, same-width signed lanes (-1/0) for a vector
+_TEMPLATE_LETTERS["M"] = lambda t: _TEMPLATE_LETTERS["I"](t) if t.is_vector else T.INT
 
 
 def template_type(text: str, t: T.Type, space: T.AddressSpace) -> T.Type:
