@@ -29,21 +29,20 @@ class GeometricLowering:
     def _dot(self, e: A.BuiltinCall) -> Value:
         return self.dot_product(*self._args(e))
 
-    def _length(self, e: A.BuiltinCall) -> Value:
-        (x,) = self._args(e)
+    def norm(self, x: Value) -> tuple[Value, Value]:
+        """(x . x, its square root)."""
         d = self.dot_product(x, x)
-        return self.b.math(ins.MathFunction.SQRT, [d], d.type)
+        return d, self.b.math(ins.MathFunction.SQRT, [d], d.type)
+
+    def _length(self, e: A.BuiltinCall) -> Value:
+        return self.norm(*self._args(e))[1]
 
     def _distance(self, e: A.BuiltinCall) -> Value:
-        a, b = self._args(e)
-        d = self.b.binary(Op.FSUB, a, b)
-        squared = self.dot_product(d, d)
-        return self.b.math(ins.MathFunction.SQRT, [squared], squared.type)
+        return self.norm(self.b.binary(Op.FSUB, *self._args(e)))[1]
 
     def _normalize(self, e: A.BuiltinCall) -> Value:
         (x,) = self._args(e)
-        d = self.dot_product(x, x)
-        length = self.b.math(ins.MathFunction.SQRT, [d], d.type)
+        d, length = self.norm(x)
         is_zero = self.b.compare(ins.Predicate.OEQ, d, splat(d.type, 0.0))
         divisor = self.b.select(is_zero, splat(d.type, 1.0), length)
         if isinstance(x.type, ty.VectorType):

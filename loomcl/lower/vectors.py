@@ -86,14 +86,10 @@ class VectorLowering:
     # -- lane-wise logic ---------------------------------------------------------------------------
 
     def vector_logical(self, e: A.Binary) -> Value:
-        left = self._lane_truth(self.value(e.left))
-        right = self._lane_truth(self.value(e.right))
+        left = self.truth(self.value(e.left))
+        right = self.truth(self.value(e.right))
         opcode = ins.BinaryOpcode.AND if e.op is A.BinaryOp.LOGICAL_AND else ins.BinaryOpcode.OR
         return self.bool_to_int(self.b.binary(opcode, left, right), e.type)
-
-    def _lane_truth(self, v: Value) -> Value:
-        predicate = ins.Predicate.UNE if ty.is_float(v.type) else ins.Predicate.NE
-        return self.b.compare(predicate, v, zero(v.type))
 
     def vector_select(self, e: A.Conditional) -> Value:
         cond = self.value(e.cond)
