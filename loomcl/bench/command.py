@@ -9,7 +9,7 @@ import argparse
 import sys
 
 from . import configs, impls, machine, report, runner
-from .suite import CASES, select
+from .suite import select
 
 QUICK_MACHINE = (1 << 22, 256, 3)     # copy elements, fma iterations, repeats
 FULL_MACHINE = (1 << 24, 2048, 5)

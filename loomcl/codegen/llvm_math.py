@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 from ..ir import instructions as ins
 from . import (llvm_libm, llvm_libm_calls, llvm_libm_inverse_trig, llvm_libm_pow, llvm_libm_trig,
                llvm_libm_wide)
-from .errors import CodegenError
 from .llvm_types import intrinsic_suffix, llvm_type
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ir import types as ty
-from ..ir.values import Constant, Undef, Value, VectorConstant
+from ..ir.values import Undef, Value, VectorConstant
 from .errors import CodegenError
 
 _FLOAT_NAMES = {16: "half", 32: "float", 64: "double"}

@@ -9,7 +9,6 @@ from an operation with an unsigned operand (C: intmax_t / uintmax_t), which matt
 from __future__ import annotations
 
 from . import literals
-from .diagnostics import Diagnostics
 from .tokens import Token, TokenKind
 
 _MASK = (1 << 64) - 1

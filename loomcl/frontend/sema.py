@@ -13,7 +13,6 @@ for cycles, because OpenCL C forbids recursion (6.9(k)) -- every call will be in
 """
 from __future__ import annotations
 
-from dataclasses import replace
 
 from . import ast as A
 from . import types as T
@@ -22,7 +21,7 @@ from .constfold import fold_int
 from .diagnostics import Diagnostics
 from .options import BuildOptions
 from .overload import resolve
-from .sema_expr import ExpressionChecker, implicit
+from .sema_expr import ExpressionChecker
 from .sema_init import InitializerChecker
 from .sema_record import RecordChecker
 from .spelling import closest_name

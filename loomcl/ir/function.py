@@ -6,7 +6,7 @@ asked (CFGs are small; keeping them in sync by hand is where IRs grow bugs).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from . import types as ty
 from .instructions import Instruction, Phi, Terminator

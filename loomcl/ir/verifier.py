@@ -10,7 +10,7 @@ from __future__ import annotations
 from . import instructions as ins
 from .function import Function, Module
 from .printer import FunctionPrinter
-from .values import Argument, GlobalVariable
+from .values import Argument
 from .work_group_verifier import work_group_errors
 
 

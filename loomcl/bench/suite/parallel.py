@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from ..case import EXACT, Buf, Case, Launch, Local, Problem, Tolerance
-from .common import count_label, round_up, uniform
+from .common import count_label, uniform
 
 LOCAL = 256
 
