@@ -155,6 +155,24 @@ class RuntimeError(Error):  # noqa: A001 - pyopencl's name
     pass
 
 
+class KernelCheckError(RuntimeError):
+    """Checked mode (`-loomcl-check`, LOOMCL_CHECK=1) found a kernel doing something OpenCL leaves
+    undefined; the message names the kernel, the source line, the object and the work-item. Its
+    status is OUT_OF_RESOURCES, what OpenCL drivers report for a faulting kernel."""
+
+
+class OutOfBoundsError(KernelCheckError):
+    """An access outside the buffer, sub-buffer, local or private object its pointer points into."""
+
+
+class NullBufferError(OutOfBoundsError):
+    """An access through a buffer argument that was None."""
+
+
+class BarrierDivergenceError(KernelCheckError):
+    """Work-items of one work-group reached different barriers, or some a barrier and some none."""
+
+
 _OUT_OF_MEMORY = (
     status_code.MEM_OBJECT_ALLOCATION_FAILURE,
     status_code.OUT_OF_RESOURCES,

@@ -6,7 +6,8 @@ switches, listed in `SWITCHES` below. `CompilerOptions.split` takes the latter o
 rest to the front-end. The same object then goes to the work-group pipeline (transforms/pipeline.py:
 which passes run, verification and printing between them) and to code generation (codegen/: the
 LLVM pipeline and the object cache), so a switch is declared once and never copied between classes.
-Nothing reads the environment mid-build.
+Nothing reads the environment mid-build: `LOOMCL_CHECK=1` (checked mode for every build of the
+process) is read once per build, by `split`.
 
 The benchmark switches techniques off to measure them (bench/configs.py names the variants).
 `ids_fit_int` has no switch: the runtime sets it per launch (every global id of the launch fits in
@@ -15,8 +16,12 @@ a C int) and it is part of the work-group function's specialization key.
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass
 from typing import ClassVar
+
+
+CHECK_ENVIRONMENT = "LOOMCL_CHECK"
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,9 @@ class CompilerOptions:
     """The launch's global ids fit in a C int (set by the runtime per launch, never by a switch)."""
     scalarize: bool = True
     """Vector values become one scalar per lane, so work-item loops vectorize (scalarize-vectors)."""
+    checked: bool = False
+    """Checked mode: bounds checks on every access and barrier-divergence checks (insert-checks;
+    `-loomcl-check` or LOOMCL_CHECK=1 in the environment of the process that builds)."""
 
     # -- code generation (codegen/) -------------------------------------------------------------
     parallel_metadata: bool = True
@@ -62,6 +70,7 @@ class CompilerOptions:
         "-loomcl-no-parallel-metadata": ("parallel_metadata", False),
         "-loomcl-no-vectorize": ("vectorize", False),
         "-loomcl-verify-each": ("verify_each", True),
+        "-loomcl-check": ("checked", True),
     }
     PRINT_AFTER: ClassVar[str] = "-loomcl-print-after="  # repeatable: -loomcl-print-after=PASS
 
@@ -79,6 +88,8 @@ class CompilerOptions:
                 printed.append(word[len(cls.PRINT_AFTER):])
             else:
                 rest.append(word)
+        if os.environ.get(CHECK_ENVIRONMENT, "").strip() not in ("", "0"):
+            values["checked"] = True
         return cls(print_after=tuple(printed), **values), " ".join(rest)
 
     def replace(self, **changes) -> CompilerOptions:
@@ -105,7 +116,7 @@ class CompilerOptions:
         """The fields that change native code for the same LLVM IR text, as text for the object-cache
         key. The pipeline's switches change the LLVM IR text itself, which is in the key."""
         return (f"pm={int(self.parallel_metadata)} vec={int(self.vectorize)} il={int(self.interleave)} "
-                f"unroll={int(self.unroll)} O{self.opt_level}")
+                f"unroll={int(self.unroll)} O{self.opt_level} checked={int(self.checked)}")
 
 
 DEFAULT_OPTIONS = CompilerOptions()

@@ -24,6 +24,7 @@ jit.compile_ir: all LLVM IR in loomcl is generated and compiled in this package,
 """
 from __future__ import annotations
 
+import dataclasses
 import threading
 from dataclasses import dataclass
 
@@ -65,20 +66,26 @@ def compile_work_group(function: Function, params: Params = None,
     module = kernel_module(function, params, options)
     key = cache.cache_key(module.text, options)
     with _COMPILE_LOCK:
-        if key in _COMPILED:
+        compiled = _COMPILED.get(key)
+        if compiled is not None:
             stats.memory_hits += 1
-            return _COMPILED[key]
-        data = cache.load(key) if options.use_cache else None
-        if data is not None:
-            stats.disk_cache_hits += 1
         else:
-            data = _optimize_to_object(module.text, options)
-            if options.use_cache:
-                cache.store(key, data)
-        address = jit.load_object(data, module.entry_symbol, options.opt_level)
-        compiled = WorkGroupFunction(address, module.local_size, module.static_local_bytes, module.private_bytes)
-        _COMPILED[key] = compiled
-        return compiled
+            compiled = _COMPILED[key] = _compile(module, key, options)
+    if options.checked:  # the sites' locations are not in the key: the same code may serve other source
+        return dataclasses.replace(compiled, check_sites=tuple(function.check_sites))
+    return compiled
+
+
+def _compile(module: KernelModule, key: str, options: CompilerOptions) -> WorkGroupFunction:
+    data = cache.load(key) if options.use_cache else None
+    if data is not None:
+        stats.disk_cache_hits += 1
+    else:
+        data = _optimize_to_object(module.text, options)
+        if options.use_cache:
+            cache.store(key, data)
+    address = jit.load_object(data, module.entry_symbol, options.opt_level)
+    return WorkGroupFunction(address, module.local_size, module.static_local_bytes, module.private_bytes)
 
 
 def _optimize_to_object(text: str, options: CompilerOptions) -> bytes:

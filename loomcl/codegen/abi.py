@@ -23,6 +23,12 @@ Argument slots: one 64-bit slot per kernel parameter, in order:
   * scalar of at most 8 bytes: its bits, zero-extended (a float is its 32-bit pattern);
   * anything larger (vectors, structs): the address of a host copy of the value.
 
+Checked mode (`-loomcl-check`) appends to the argument block, after the n parameter slots: n extent
+slots (the bytes a pointer argument may reach: a buffer's or sub-buffer's size, 0 for None, a
+LocalMemory's size; 0 for other kinds), then the address of the launch's `CheckRecord`. Native code
+sets the record's status with a compare-and-swap when a check fails, fills in the rest, and stops:
+the body leaves its work-group, the entry wrapper takes no further group once the status is set.
+
 local_arena is owned by one worker thread and reused across the groups it runs; it holds at least
 static_local_bytes + the local arguments, and is LOCAL_ALIGN-aligned. The first static_local_bytes
 hold the kernel's __local variables and then its large private storage (context arrays bigger than
@@ -53,6 +59,24 @@ class LaunchInfo(ctypes.Structure):
         ("region_origin", ctypes.c_int64 * 3),
         ("region_groups", ctypes.c_int64 * 3),
     ]
+
+
+class CheckRecord(ctypes.Structure):
+    """The first violation a checked launch found (status 0: none). `a` and `b` are, for an access
+    check, the byte offset from the object's start and the object's extent; for a barrier check, the
+    barrier ids of the offending work-item and of the group's first one."""
+
+    _fields_ = [
+        ("status", ctypes.c_int64),
+        ("site", ctypes.c_int64),
+        ("a", ctypes.c_int64),
+        ("b", ctypes.c_int64),
+        ("group_x", ctypes.c_int64), ("group_y", ctypes.c_int64), ("group_z", ctypes.c_int64),
+        ("local_x", ctypes.c_int64), ("local_y", ctypes.c_int64), ("local_z", ctypes.c_int64),
+    ]
+
+
+CHECK_RECORD_FIELDS = tuple(name for name, _ in CheckRecord._fields_)
 
 
 # Field order of `struct launch` as the code generator indexes it (all fields are i64 or [3 x i64]).
@@ -102,3 +126,4 @@ class WorkGroupFunction:
     local_size: tuple[int, int, int]
     static_local_bytes: int  # bytes at the start of the arena: __local variables, then large private storage
     private_bytes: int = 0  # the part of static_local_bytes that is private storage, not __local memory
+    check_sites: tuple = ()  # checked mode: ir.check_sites entries, indexed by CheckRecord.site

@@ -59,7 +59,7 @@ def build_kernel_module(function: Function, params: KernelSignature | list[Param
     body_symbol = f"loomcl_body_{function.name}"
     _emit_body(function, module, options, offsets, private_offsets, body_symbol)
     symbol = entry_symbol(function)
-    module.functions.append(_entry_text(function, kinds, symbol, body_symbol))
+    module.functions.append(_entry_text(function, kinds, symbol, body_symbol, options.checked))
     text = module.text(triple, datalayout) + "\n".join(_ATTRIBUTES) + "\n"
     return KernelModule(text, symbol, tuple(function.local_size), static_bytes, private_bytes)
 
@@ -121,9 +121,12 @@ def layout_arena(function: Function) -> tuple[dict, dict, int, int]:
 
 def _emit_body(function: Function, module: ModuleText, options: CompilerOptions, offsets: dict,
                private_offsets: dict, symbol: str) -> None:
-    env = BodyEnvironment(local_offsets=offsets, private_offsets=private_offsets)
+    env = BodyEnvironment(local_offsets=offsets, private_offsets=private_offsets,
+                          args="%args" if options.checked else None)
     emitter = FunctionEmitter(function, module, options, env)
     extra = ("i64 %group.x", "i64 %group.y", "i64 %group.z", "ptr noalias %launch", "ptr noalias %arena")
+    if options.checked:
+        extra += ("ptr noalias readonly %args",)
     emitter.emit(symbol, extra_params=extra)
     _emit_callees(emitter.callees, module, options)
 
@@ -144,12 +147,28 @@ def _emit_callees(pending: list[Function], module: ModuleText, options: Compiler
 # -- the entry wrapper ------------------------------------------------------------------------------
 
 
-def _entry_text(function: Function, kinds: list[ParamKind], symbol: str, body_symbol: str) -> str:
+def _entry_text(function: Function, kinds: list[ParamKind], symbol: str, body_symbol: str,
+                checked: bool = False) -> str:
     lines = [f"define void @{quote(symbol)}(ptr noalias readonly %args, ptr noalias readonly %launch, "
              f"i64 %begin, i64 %end, ptr noalias align {LOCAL_ALIGN} %arena) #1 {{", "entry:"]
     args = [_param_from_slot(lines, i, p.type, kind) for i, (p, kind) in enumerate(zip(function.params, kinds))]
-    lines += _group_loop(args, body_symbol)
+    loop = _group_loop(args, body_symbol, ["ptr %args"] if checked else [])
+    if checked:
+        loop = _stop_on_violation(lines, loop, 2 * len(function.params))
+    lines += loop
     return "\n".join(lines + ["}", ""])
+
+
+def _stop_on_violation(lines: list[str], loop: list[str], record_slot: int) -> list[str]:
+    """Checked mode: take no further group once a check of the launch failed (abi.CheckRecord)."""
+    lines.append(f"  %record.addr = getelementptr inbounds i64, ptr %args, i64 {record_slot}")
+    lines.append("  %record = load ptr, ptr %record.addr, align 8")
+    more = "  %more = icmp slt i64 %g.next, %end"
+    return [line if line != more else "\n".join([
+        "  %more.groups = icmp slt i64 %g.next, %end",
+        "  %status = load atomic i64, ptr %record monotonic, align 8",
+        "  %clean = icmp eq i64 %status, 0",
+        "  %more = and i1 %more.groups, %clean"]) for line in loop]
 
 
 def _param_from_slot(lines: list[str], i: int, t: ty.Type, kind: ParamKind) -> str:
@@ -195,7 +214,7 @@ def _launch_load(lines: list[str], name: str, field: str, dim: int) -> str:
     return f"%{name}"
 
 
-def _group_loop(args: list[str], body_symbol: str) -> list[str]:
+def _group_loop(args: list[str], body_symbol: str, extra: list[str]) -> list[str]:
     lines: list[str] = []
     for d in range(3):
         _launch_load(lines, f"groups{d}", "region_groups", d)
@@ -217,7 +236,7 @@ def _group_loop(args: list[str], body_symbol: str) -> list[str]:
         "  %id.x = add i64 %origin0, %x",
         "  %id.y = add i64 %origin1, %y",
         "  %id.z = add i64 %origin2, %z",
-        f"  call void @{quote(body_symbol)}({', '.join(args + ['i64 %id.x', 'i64 %id.y', 'i64 %id.z', 'ptr %launch', 'ptr %arena'])})",
+        f"  call void @{quote(body_symbol)}({', '.join(args + ['i64 %id.x', 'i64 %id.y', 'i64 %id.z', 'ptr %launch', 'ptr %arena'] + extra)})",
         "  %x.inc = add i64 %x, 1",
         "  %x.wrap = icmp eq i64 %x.inc, %groups0",
         "  %x.next = select i1 %x.wrap, i64 0, i64 %x.inc",

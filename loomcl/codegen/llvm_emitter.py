@@ -28,6 +28,7 @@ from ..ir.function import Block, Function
 from ..ir.values import Constant, GlobalVariable, Undef, Value, VectorConstant
 from ..options import CompilerOptions
 from .errors import CodegenError
+from .llvm_checks import CheckEmitter
 from .llvm_math import emit_math
 from .llvm_module import LAUNCH_TYPE, ModuleText, quote
 from .llvm_types import format_constant, llvm_type
@@ -68,6 +69,7 @@ class BodyEnvironment:
     arena: str = "%arena"
     local_offsets: dict[GlobalVariable, int] = field(default_factory=dict)
     private_offsets: dict[ins.Alloca, int] = field(default_factory=dict)  # large allocas placed in the arena
+    args: str | None = None  # checked mode: the argument block (extents and the check record follow the slots)
 
 
 class _Namer:
@@ -109,7 +111,8 @@ class FunctionEmitter:
         self.access_groups: dict[Block, str] = {}
         self.loop_ids: dict[Block, str] = {}
         self.callees: list[Function] = []
-        self.values.taken.update({"group.x", "group.y", "group.z", "launch", "arena", "alloca.block"})
+        self.values.taken.update({"group.x", "group.y", "group.z", "launch", "arena", "args", "alloca.block"})
+        self.checks = CheckEmitter(self) if options.checked and env is not None and env.args else None
 
     # -- operands ---------------------------------------------------------------------------------------
 
@@ -142,6 +145,10 @@ class FunctionEmitter:
     def label(self, block: Block) -> str:
         """Blocks share the function's local namespace with values in LLVM, so one namer serves both."""
         return self.values.of(block, block.name or "bb")[1:]
+
+    def exit_label(self, block: Block) -> str:
+        """The label of the LLVM block that ends `block` (its checks split it; llvm_checks.py)."""
+        return self.checks.exit_label(block) if self.checks else self.label(block)
 
     @staticmethod
     def is_noop_cast(cast: ins.Cast) -> bool:
@@ -270,7 +277,7 @@ class FunctionEmitter:
                        f"{self.typed(inst.if_false)}")
 
     def phi(self, inst: ins.Phi) -> None:
-        incoming = ", ".join(f"[ {self.ref(v)}, %{self.label(b)} ]" for v, b in inst.incoming)
+        incoming = ", ".join(f"[ {self.ref(v)}, %{self.exit_label(b)} ]" for v, b in inst.incoming)
         self.emit_line(f"{self.ref(inst)} = phi {llvm_type(inst.type)} {incoming}")
 
     # -- memory -----------------------------------------------------------------------------------------
@@ -302,12 +309,14 @@ class FunctionEmitter:
 
     def element_ptr(self, inst: ins.ElementPtr) -> None:
         index = self.index64(inst.index)
-        self.emit_line(f"{self.ref(inst)} = getelementptr inbounds {llvm_type(inst.element_type)}, "
+        inbounds = "" if self.options.checked else " inbounds"  # checked: a wild address is checked, not poison
+        self.emit_line(f"{self.ref(inst)} = getelementptr{inbounds} {llvm_type(inst.element_type)}, "
                        f"ptr {self.ref(inst.base)}, i64 {index}")
 
     def field_ptr(self, inst: ins.FieldPtr) -> None:
         offset = inst.struct_type.offsets[inst.field]
-        self.emit_line(f"{self.ref(inst)} = getelementptr inbounds i8, ptr {self.ref(inst.base)}, i64 {offset}")
+        inbounds = "" if self.options.checked else " inbounds"
+        self.emit_line(f"{self.ref(inst)} = getelementptr{inbounds} i8, ptr {self.ref(inst.base)}, i64 {offset}")
 
     def atomic_rmw(self, inst: ins.AtomicRMW) -> None:
         if _is_local(inst.pointer):
@@ -396,6 +405,12 @@ class FunctionEmitter:
                        f"i64 0, i32 {index}{dims}")
         self.emit_line(f"{self.ref(inst)} = load i64, ptr {address}, align 8, !invariant.load !{{}}")
 
+    def checked(self, inst: ins.Instruction) -> None:
+        if self.checks is None:
+            raise CodegenError(f"{type(inst).__name__} in @{self.function.name}, which is not compiled in checked mode")
+        {ins.ArgumentExtent: self.checks.argument_extent, ins.CheckAccess: self.checks.access,
+         ins.CheckBarrier: self.checks.barrier}[type(inst)](inst)
+
     def barrier(self, inst: ins.Barrier) -> None:
         raise CodegenError(f"barrier reached code generation in @{self.function.name}: "
                            "the work-group transforms must remove every barrier")
@@ -464,6 +479,9 @@ _HANDLERS = {
     ins.MathCall: FunctionEmitter.math,
     ins.WorkItemQuery: FunctionEmitter.query,
     ins.Barrier: FunctionEmitter.barrier,
+    ins.ArgumentExtent: FunctionEmitter.checked,
+    ins.CheckAccess: FunctionEmitter.checked,
+    ins.CheckBarrier: FunctionEmitter.checked,
     ins.ExtractElement: FunctionEmitter.extract_element,
     ins.InsertElement: FunctionEmitter.insert_element,
     ins.ShuffleVector: FunctionEmitter.shuffle_vector,

@@ -6,6 +6,9 @@ one dict-free call: a Buffer stores its address, a number is range-checked and s
 (zero-extended), a LocalMemory records its size (the slot gets its arena offset at launch), and a
 vector or struct is copied to host memory whose address goes in the slot. A value of the wrong kind
 or out of range raises LogicError INVALID_ARG_VALUE naming the argument and its type.
+
+In checked mode the block also holds each pointer argument's extent and the address of the
+kernel's `CheckRecord` (abi.py), which every launch of the kernel shares.
 """
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ import struct
 
 import numpy as np
 
-from loomcl.codegen.abi import LOCAL_ALIGN, KernelParam, ParamKind
+from loomcl.codegen.abi import LOCAL_ALIGN, CheckRecord, KernelParam, ParamKind
 from loomcl.errors import LogicError, status_code
 
 from .buffer import Buffer
@@ -28,10 +31,15 @@ ROUTINE = "clSetKernelArg"
 class KernelArguments:
     """The argument slots of one kernel object (reused by every launch of that kernel)."""
 
-    def __init__(self, kernel_name: str, params: tuple[KernelParam, ...]) -> None:
+    def __init__(self, kernel_name: str, params: tuple[KernelParam, ...], checked: bool = False) -> None:
         self.kernel_name = kernel_name
         self.params = params
-        self.slots = (ctypes.c_uint64 * max(1, len(params)))()
+        count = len(params)
+        self.slots = (ctypes.c_uint64 * max(1, 2 * count + 1 if checked else count))()
+        self.extents = count if checked else None  # checked mode: index of the first extent slot
+        self.check_record = CheckRecord() if checked else None
+        if checked:
+            self.slots[2 * count] = ctypes.addressof(self.check_record)
         self.address = ctypes.addressof(self.slots)
         self.missing = set(range(len(params)))
         self.local_sizes: dict[int, int] = {}
@@ -100,6 +108,7 @@ class KernelArguments:
 
     def _pointer_setter(self, index: int):
         slots = self.slots
+        extent = index + self.extents if self.extents is not None else None
 
         def set_pointer(value) -> None:
             if type(value) is Buffer or isinstance(value, Buffer):
@@ -108,8 +117,12 @@ class KernelArguments:
                         ROUTINE, status_code.INVALID_MEM_OBJECT, f"argument {index} ({self._describe(index)}): the buffer was released"
                     )
                 slots[index] = value.address
+                if extent is not None:
+                    slots[extent] = value.size
             elif value is None:
                 slots[index] = 0
+                if extent is not None:
+                    slots[extent] = 0
             else:
                 raise self._wrong(index, value, "a Buffer (or None)")
 
@@ -120,6 +133,8 @@ class KernelArguments:
             if not isinstance(value, LocalMemory):
                 raise self._wrong(index, value, "a LocalMemory")
             self.local_sizes[index] = value.size
+            if self.extents is not None:
+                self.slots[index + self.extents] = value.size
 
         return set_local
 

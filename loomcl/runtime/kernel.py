@@ -13,6 +13,7 @@ from loomcl.errors import LogicError, status_code
 
 from . import ndrange
 from .arguments import KernelArguments
+from .check_report import violation_error
 from .command_queue import CommandQueue
 from .constants import (
     command_type,
@@ -59,7 +60,7 @@ class Kernel:
         self.function_name = name
         self.signature = signature
         self._compiled = compiled
-        self._args = KernelArguments(name, signature.params)
+        self._args = KernelArguments(name, signature.params, compiled.options.checked)
         self._functions: dict = {}
         self._plans: dict = {}
         self._local_limit = program.context.devices[0].local_mem_size
@@ -113,11 +114,22 @@ class Kernel:
             arena = args.place_locals(batch.static_local_bytes) if args.local_indices else batch.static_local_bytes
             if arena - batch.private_bytes > self._local_limit or batch.private_bytes > MAX_PRIVATE_BYTES:
                 self._too_much_memory(arena - batch.private_bytes, batch.private_bytes)
-            pool.run(batch.request_pointer, batch.total_groups, arena)
+            if args.check_record is None:
+                pool.run(batch.request_pointer, batch.total_groups, arena)
+            else:
+                self._run_checked(pool, batch, arena, plan)
         if profiling:
             end = now_ns()
             return Event(queue, _NDRANGE, ProfilingInfo(queued, queued, start, end))
         return Event(queue, _NDRANGE)
+
+    def _run_checked(self, pool, batch, arena: int, plan: LaunchPlan) -> None:
+        """Checked mode: run the batch, then raise the violation it recorded, if any."""
+        record = self._args.check_record
+        record.status = 0
+        pool.run(batch.request_pointer, batch.total_groups, arena)
+        if record.status:
+            raise violation_error(self.function_name, record, plan, self._args)
 
     def _lookup(self, queue, global_size, local_size, global_offset, g_times_l, allow_empty) -> LaunchPlan | None:
         """The cached plan for these sizes; built (and the sizes checked) on a miss."""

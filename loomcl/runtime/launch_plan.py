@@ -44,13 +44,15 @@ class RegionBatch:
 class LaunchPlan:
     """The batches of one (global size, local size, offset) of one kernel."""
 
-    __slots__ = ("global_size", "local_size", "offset", "batches")
+    __slots__ = ("global_size", "local_size", "offset", "batches", "regions")
 
     def __init__(self, global_size, local_size, offset, function_for, args_address: int) -> None:
         self.global_size, self.local_size, self.offset = global_size, local_size, offset
         by_static: dict[int, list] = {}
+        self.regions = []  # (Region, WorkGroupFunction): checked mode finds a failed group's sites here
         for region in split_regions(global_size, local_size):
             function = function_for(region.local_size)
+            self.regions.append((region, function))
             info = launch_info(global_size, local_size, offset, region)
             entry = (function, info, args_address, region.group_count)
             by_static.setdefault(function.static_local_bytes, []).append(entry)

@@ -5,8 +5,8 @@ barrier must be alone in a *barrier block*. Karrenberg & Hack 2.3 treat the kern
 exit as barriers too, so that every sub-CFG starts and ends at a barrier.
 
 After this pass the function has exactly this shape:
-  * The *prologue* is the entry block: every alloca and every work-item query of the function
-    (hoisted there: queries have no operands and no side effects, so they are uniform across the
+  * The *prologue* is the entry block: every alloca, every work-item query and every argument
+    extent (checked mode) of the function (hoisted there: queries have no operands and no side effects, so they are uniform across the
     whole function and never need to be carried across a barrier), then `jump` to the entry
     barrier block.
   * A *barrier block* holds a `barrier` and a `jump` (or, for the single exit barrier, a `ret`),
@@ -46,12 +46,15 @@ def unify_returns(function: Function) -> Block:
     return exit_block
 
 
+_PROLOGUE_KINDS = (ins.Alloca, ins.WorkItemQuery, ins.ArgumentExtent)
+
+
 def make_prologue(function: Function) -> Block:
     old_entry = function.entry
     prologue = function.add_block("prologue")
     function.blocks.remove(prologue)
     function.blocks.insert(0, prologue)
-    hoisted = [i for i in function.instructions() if isinstance(i, (ins.Alloca, ins.WorkItemQuery))]
+    hoisted = [i for i in function.instructions() if isinstance(i, _PROLOGUE_KINDS)]
     for inst in hoisted:
         inst.detach()
         prologue.append(inst)

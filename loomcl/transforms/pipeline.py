@@ -8,6 +8,9 @@ each `run(function, analyses) -> bool` (passes.py). Why they are in this order:
                     anything reasons about barriers; mem2reg then sees the callees' allocas too.
  2. mem2reg         Uniformity analysis works on SSA values, and fewer allocas means fewer context
                     arrays. Needs inlining first (a callee's variables are only local once inlined).
+ 2a. insert-checks (option `checked`)   Bounds checks before every access. After 1 (one CFG holds
+                    every access) and 2 (promoted variables need none); before everything else, so
+                    the checks' operands are ordinary values that later passes carry across barriers.
  2b. scalarize-vectors (option `scalarize`)   One scalar per lane of every vector value: LLVM's loop
                     vectorizer refuses loops that compute on vector types. On SSA (after 2, so
                     promoted vector variables are values), before uniformity and context arrays
@@ -64,7 +67,7 @@ from ..ir.function import Function, Module
 from ..ir.printer import print_function
 from ..ir.verifier import VerificationError, verify_function
 from ..options import DEFAULT_OPTIONS, CompilerOptions
-from . import (canonicalize_barriers, fold_local_id_guards, hoist_invariants, implicit_loop_barriers, inline,
+from . import (canonicalize_barriers, fold_local_id_guards, hoist_invariants, implicit_loop_barriers, inline, insert_checks,
                mem2reg, narrow_work_item_ids, scalarize_vectors, simplify, structurize_uniform_barriers,
                subcfg_formation)
 from .clone import clone_module
@@ -92,6 +95,7 @@ class Step:
 PIPELINE: tuple[Step, ...] = (
     Step(inline, None, "callees' barriers and queries must be visible; mem2reg then sees their allocas"),
     Step(mem2reg, None, "uniformity works on SSA; a callee's variables are local only once inlined"),
+    Step(insert_checks, "checked", "every access in one CFG, after promotion; its values are then ordinary"),
     Step(scalarize_vectors, "scalarize", "on SSA, before anything reasons about values: one value per lane"),
     Step(simplify, None, "folds what inline and mem2reg expose; no unreachable blocks for subcfg-formation"),
     Step(narrow_work_item_ids, "ids_fit_int",

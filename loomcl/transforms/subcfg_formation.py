@@ -44,6 +44,7 @@ from ..analysis.uniformity import Uniformity
 from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.builder import Builder
+from ..ir.check_sites import BarrierSite
 from ..ir.function import Block, Function
 from ..ir.values import Constant, Value
 from . import mem2reg, simplify
@@ -55,6 +56,7 @@ from .workitem_loops import WorkItemNest
 
 NAME = "subcfg-formation"
 EXIT_ID = -1
+NO_TARGET_YET = -2  # checked mode: no work-item of the group has left the region yet
 
 
 @dataclass(eq=False)
@@ -76,8 +78,9 @@ class Slot:
 
 class _Formation:
     def __init__(self, function: Function, local_size, uniformity: Uniformity, context_all: bool,
-                 group_blocks) -> None:
+                 group_blocks, checked: bool = False) -> None:
         self.function = function
+        self.checked = checked  # checked mode: verify that all work-items reach the same barrier
         self.local_size = tuple(local_size)
         self.group_size = local_size[0] * local_size[1] * local_size[2]
         self.uniformity = uniformity
@@ -310,8 +313,29 @@ class _Formation:
         nest.latch.insert(0, phi)
         for target, block in exits.items():
             phi.add_incoming(Constant(ty.i32, self.ids[target]), block)
+        if self.checked and nest.loop_dims:
+            self.check_convergence(sub, nest, exits)
         default, *cases = sub.targets
         after.switch(phi, default, [(self.ids[t], t) for t in cases])
+
+    def check_convergence(self, sub: SubCFG, nest: WorkItemNest, exits: dict[Block, Block]) -> None:
+        """Checked mode: every work-item must leave the region towards the same barrier. The first
+        one's target goes to a slot that each exit compares with its own (ir/ops/checks.py)."""
+        first = Builder(self.prologue).alloca(ty.i32, f"{sub.entry.name}.next.first")
+        first.loc = None
+        init = ins.Store(Constant(ty.i32, NO_TARGET_YET), first)
+        nest.pre.insert_before(nest.pre.terminator, init)
+        site = len(self.function.check_sites)
+        self.function.check_sites.append(BarrierSite({self.ids[t]: self.describe_target(t) for t in sub.targets}))
+        for target, block in exits.items():
+            block.insert_before(block.terminator, ins.CheckBarrier(site, Constant(ty.i32, self.ids[target]), first, nest.ids))
+
+    def describe_target(self, target: Block) -> tuple[str, object]:
+        if self.ids[target] == EXIT_ID:
+            return "the end of the kernel", None
+        loc = next((i.loc for i in target.instructions if i.loc is not None), None)
+        what = "the barrier" if is_barrier_block(target) else "the group-level code"
+        return (f"{what} at {loc}" if loc is not None else f"{what} '{target.name}'"), loc
 
     def widen_truncated_ids(self) -> None:
         """`(long)(int)get_local_id(0)` is the id itself: the loop counters lie in [0, 2**31).
@@ -453,5 +477,6 @@ def run(function: Function, analyses: PassContext) -> bool:
     local_size = analyses.local_size
     uniformity = analyses.uniformity
     function.local_size = local_size
-    _Formation(function, local_size, uniformity, analyses.options.context_all, analyses.group_blocks).run()
+    _Formation(function, local_size, uniformity, analyses.options.context_all, analyses.group_blocks,
+               analyses.options.checked).run()
     return True
