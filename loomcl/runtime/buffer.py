@@ -36,6 +36,7 @@ class Buffer:
     map_count = 0
     reference_count = 1
     offset = 0
+    associated_memobject = None
 
     def __init__(self, context: Context, flags: int, size: int = 0, hostbuf=None) -> None:
         if not isinstance(context, Context):
@@ -93,6 +94,35 @@ class Buffer:
                 f"shape {shape} of {dtype} needs {nbytes} bytes; the buffer has {self.size}",
             )
         return memory[:nbytes].view(dtype).reshape(shape, order=order)
+
+    def get_sub_region(self, origin: int, size: int, flags: int = 0) -> Buffer:
+        """pyopencl's sub-buffer (clCreateSubBuffer): `size` bytes from byte `origin`, sharing this
+        buffer's memory. A kernel given it sees only those bytes (checked mode enforces it)."""
+        routine = "clCreateSubBuffer"
+        memory = self.memory(routine)
+        for name, value in (("origin", origin), ("size", size)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+                raise LogicError(routine, status_code.INVALID_VALUE, f"{name} must be a non-negative int, got {value!r}")
+        origin, size = int(origin), int(size)
+        if size == 0 or origin + size > self.size:
+            raise LogicError(routine, status_code.INVALID_VALUE,
+                             f"region [{origin}, {origin + size}) is empty or outside the buffer's {self.size} bytes")
+        _check_flags(flags & ~_HOST_ACCESS if flags else 0, None)
+        sub = object.__new__(Buffer)
+        sub.context, sub.flags, sub.size, sub.offset = self.context, int(flags) or self.flags, size, origin
+        sub._hostbuf, sub._memory = None, memory[origin:origin + size]
+        sub.address = self.address + origin
+        sub.associated_memobject = self
+        return sub
+
+    def __getitem__(self, index: slice) -> Buffer:
+        """`buf[start:stop]`: the sub-buffer of those bytes (pyopencl's spelling)."""
+        if not isinstance(index, slice):
+            raise TypeError("a Buffer can only be sliced (buf[start:stop]) into a sub-buffer")
+        start, stop, step = index.indices(self.size)
+        if step != 1:
+            raise ValueError("a sub-buffer's slice must have step 1")
+        return self.get_sub_region(start, stop - start)
 
     def release(self) -> None:
         self._memory = None

@@ -1,0 +1,37 @@
+"""Fixtures of the checked-mode tests: a context, a queue, and `checked_error`, which launches a
+kernel built with `-loomcl-check` and returns the exception the launch raised."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import loomcl as cl
+
+
+@pytest.fixture(scope="session")
+def ctx():
+    return cl.create_some_context(interactive=False)
+
+
+@pytest.fixture(scope="session")
+def queue(ctx):
+    return cl.CommandQueue(ctx)
+
+
+def buffer(ctx, array: np.ndarray):
+    return cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=array)
+
+
+@pytest.fixture
+def checked_error(ctx, queue):
+    """checked_error(src, name, global_size, local_size, *args, error=cl.KernelCheckError) -> the
+    exception; numpy arrays among the args become buffers holding a copy."""
+
+    def run(src, name, global_size, local_size, *args, error=cl.KernelCheckError):
+        kernel = getattr(cl.Program(ctx, src).build(options="-loomcl-check"), name)
+        args = [buffer(ctx, a) if isinstance(a, np.ndarray) else a for a in args]
+        with pytest.raises(error) as info:
+            kernel(queue, global_size, local_size, *args)
+        return info.value
+
+    return run
