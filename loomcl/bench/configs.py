@@ -29,6 +29,8 @@ CONFIGS: dict[str, Config] = {c.name: c for c in [
     Config("nohoriz", "-loomcl-no-horizontal-loops", None,
            "no horizontal inner-loop parallelization: barrier-free uniform loops stay inside the work-item loops"),
     Config("1thread", "", 1, "one worker thread"),
+    Config("check", "-loomcl-check", None,
+           "checked mode: bounds checks on every access and barrier-divergence checks (the debugging mode)"),
 ]}
 
 POCL_THREADS_ENV = ("POCL_MAX_PTHREAD_COUNT", "POCL_CPU_MAX_CU_COUNT")   # PoCL <= 3.x, >= 4.0
