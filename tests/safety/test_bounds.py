@@ -181,3 +181,16 @@ def test_environment_switches_checked_mode_on(ctx, queue, monkeypatch):
     kernel = cl.Program(ctx, src).build().over
     with pytest.raises(cl.OutOfBoundsError):
         kernel(queue, (8,), (8,), buffer(ctx, np.zeros(8, np.float32)))
+
+
+def test_untraceable_pointer_is_reported_not_silently_unchecked(ctx, queue):
+    src = """__kernel void table(__global float *a, __global float *b) {
+    __global float *ps[2];
+    ps[0] = a; ps[1] = b;
+    int i = get_global_id(0);
+    ps[i & 1][i] = 1.0f;
+}"""
+    kernel = cl.Program(ctx, src).build(options="-loomcl-check").table
+    with pytest.warns(RuntimeWarning, match=r"checked mode cannot check 1 access\(es\) of kernel 'table' through "
+                                            r"pointers loaded from memory or made from integers \(at <kernel>:5:18\)"):
+        kernel(queue, (16,), (8,), buffer(ctx, np.zeros(16, np.float32)), buffer(ctx, np.zeros(16, np.float32)))
