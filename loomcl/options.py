@@ -114,9 +114,10 @@ class CompilerOptions:
 
     def codegen_key(self) -> str:
         """The fields that change native code for the same LLVM IR text, as text for the object-cache
-        key. The pipeline's switches change the LLVM IR text itself, which is in the key."""
+        key. The pipeline's switches change the LLVM IR text itself, which is in the key; checked
+        mode does too, and is named besides (only when on, so existing entries stay valid)."""
         return (f"pm={int(self.parallel_metadata)} vec={int(self.vectorize)} il={int(self.interleave)} "
-                f"unroll={int(self.unroll)} O{self.opt_level} checked={int(self.checked)}")
+                f"unroll={int(self.unroll)} O{self.opt_level}" + (" checked" if self.checked else ""))
 
 
 DEFAULT_OPTIONS = CompilerOptions()

@@ -78,4 +78,4 @@ def test_print_after_an_unknown_pass_lists_the_passes(kernel_file, capsys):
     assert main(["build", kernel_file, "--print-after", "fold-guards"]) == 2
     err = capsys.readouterr().err
     assert "unknown pass 'fold-guards' for --print-after" in err
-    assert "the passes are inline, mem2reg, scalarize-vectors, simplify, " in err and "fold-local-id-guards" in err and "(or all)" in err
+    assert "the passes are inline, mem2reg, insert-checks, scalarize-vectors, simplify, " in err and "fold-local-id-guards" in err and "(or all)" in err

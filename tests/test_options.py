@@ -35,8 +35,19 @@ def test_only_code_changing_fields_are_in_the_codegen_key():
     base = CompilerOptions().codegen_key()
     assert base == "pm=1 vec=1 il=1 unroll=1 O3"  # unchanged: existing cache entries stay valid
     assert CompilerOptions(vectorize=False).codegen_key() != base
+    assert CompilerOptions(checked=True).codegen_key() == base + " checked"
     same = CompilerOptions(use_cache=False, verify_each=True, print_after=("all",), structured=False, ids_fit_int=True)
     assert same.codegen_key() == base  # the pipeline's options change the LLVM IR text, which is keyed itself
+
+
+def test_checked_mode_from_the_build_option_or_the_environment(monkeypatch):
+    monkeypatch.delenv("LOOMCL_CHECK", raising=False)
+    assert CompilerOptions.split("-loomcl-check -DN=1") == (CompilerOptions(checked=True), "-DN=1")
+    assert not CompilerOptions.split("")[0].checked
+    monkeypatch.setenv("LOOMCL_CHECK", "1")
+    assert CompilerOptions.split("")[0].checked
+    monkeypatch.setenv("LOOMCL_CHECK", "0")
+    assert not CompilerOptions.split("")[0].checked
 
 
 def test_a_built_program_carries_the_options():

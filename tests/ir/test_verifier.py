@@ -71,6 +71,11 @@ BAD = [
     ("Switch", "switch %b, entry [-1: entry, 255: entry]", "case 255 appears twice"),
     ("Return", "ret %f", "returns f32 from a function returning void"),
     ("Unreachable", "unreachable\nret", "terminator in the middle of a block"),
+    ("ArgumentExtent", "%x = argument_extent 1", "parameter 1 is not a pointer parameter of the function"),
+    ("CheckAccess", "check_access 0, 4, %p, %p, %i, %l, %l, %l", "extent is i32, not i64"),
+    ("CheckAccess", "check_access 0, 4, %i, %p, %l, %l, %l, %l", "address is i32, not a pointer"),
+    ("CheckBarrier", "check_barrier 0, %l, %p, %l, %l, %l", "next is i64, not i32"),
+    ("CheckBarrier", "check_barrier 0, %i, %p, %i, %l, %l", "a local id is i32, not i64"),
 ]
 
 _TERMINATORS = ("ret", "jump", "branch", "switch", "unreachable")

@@ -31,7 +31,7 @@ def test_print_after_prints_named_passes_to_stderr(capsys):
 
 
 def test_print_after_all_names_every_pass_that_ran(capsys):
-    options = CompilerOptions(ids_fit_int=True, print_after=("all",), verify_each=True)
+    options = CompilerOptions(ids_fit_int=True, checked=True, print_after=("all",), verify_each=True)
     work_group_function(read_module(K.REDUCE), "reduce", (8,), options)
     names = printed_passes(capsys.readouterr().err)
     assert names == list(PASS_NAMES)

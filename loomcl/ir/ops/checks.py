@@ -36,6 +36,11 @@ class ArgumentExtent(Instruction):
     def parse(cls, keyword: str, r: TextReader, name: str) -> ArgumentExtent:
         return cls(r.int(), name)
 
+    def verify(self) -> Iterator[str]:
+        params = self.function.params if self.function is not None else []
+        if not 0 <= self.param < len(params) or not isinstance(params[self.param].type, ty.PointerType):
+            yield f"parameter {self.param} is not a pointer parameter of the function"
+
 
 def _ids(values) -> Iterator[str]:
     for v in values:
