@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import sys
 import threading
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -89,17 +88,7 @@ class CompiledProgram:
         from .codegen import compile_work_group
 
         function = self.work_group_ir(kernel_name, local_size, ids_fit_int)
-        if function.unchecked_accesses:
-            _warn_unchecked(kernel_name, function.unchecked_accesses)
         return compile_work_group(function, self.kernels[kernel_name], self.options)
-
-
-def _warn_unchecked(kernel_name: str, locations) -> None:
-    """Checked mode could not trace some pointers to what they point into: say so, once per kernel
-    specialization, rather than let the user believe every access was checked."""
-    where = ", ".join(sorted({str(loc) for loc in locations if loc is not None})) or "compiler-made code"
-    warnings.warn(f"checked mode cannot check {len(locations)} access(es) of kernel '{kernel_name}' through "
-                  f"pointers loaded from memory or made from integers (at {where})", RuntimeWarning, stacklevel=2)
 
 
 def build(source: str, options: str = "", filename: str = "<kernel>") -> CompiledProgram:

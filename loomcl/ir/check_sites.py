@@ -29,6 +29,7 @@ class AccessSite:
     size: int  # bytes accessed
     element: str  # the accessed type, as the IR prints it
     objects: tuple[MemoryObject, ...]
+    traced: bool = True  # False: the pointer came from memory or an integer; `objects` are all candidates
 
 
 @dataclass(frozen=True)

@@ -149,7 +149,6 @@ class Function:
         self.work_item_loops: list[WorkItemLoop] = []  # the work-group form's loops, outer first
         self.local_size: tuple[int, int, int] | None = None  # set once specialized to a work-group
         self.check_sites: list = []  # checked mode: site index -> ir.check_sites.AccessSite | BarrierSite
-        self.unchecked_accesses: list = []  # checked mode: locations of accesses it could not check
 
     @property
     def entry(self) -> Block:

@@ -66,6 +66,10 @@ def _access_error(kernel_name: str, site: AccessSite, found: Violation, args) ->
         headline = (f"{site.access} through a null buffer in kernel '{kernel_name}': argument '{null}' "
                     f"was None")
         return errors.NullBufferError(ROUTINE, status_code.OUT_OF_RESOURCES, _render(site.location, headline, found))
+    if not site.traced:
+        headline = (f"out-of-bounds {site.access} in kernel '{kernel_name}': the pointer (loaded from memory or "
+                    f"made from an integer) points into none of {target}")
+        return errors.OutOfBoundsError(ROUTINE, status_code.OUT_OF_RESOURCES, _render(site.location, headline, found))
     offset, extent, size = found.a, found.b, site.size
     index = f"index {offset // size} (byte offset {offset})" if offset % size == 0 else f"byte offset {offset}"
     holds = f"{extent // size} elements of {size} bytes ({extent} bytes)" if extent % size == 0 else f"{extent} bytes"

@@ -13,8 +13,10 @@ Before the access goes `check_access site, size, pointer, base, extent, lid0, li
 to a cold path that records the first violation and leaves the work-group. The site table
 (`function.check_sites`) keeps the source location and what was accessed, for the message.
 
-A pointer that cannot be traced (loaded from memory, made from an integer) is not checked; such
-accesses are listed in `function.unchecked_accesses` so the build can say so.
+A pointer that cannot be traced (loaded from memory, made from an integer) is checked against the
+union of the objects of its address space: a chain of selects picks the one it lies in (the first
+candidate if none), and the check then fails exactly when it lies in none (always, where the space
+has no object). So every access is checked.
 
 Runs after inline (one CFG holds every access) and mem2reg (promoted variables need no check),
 before anything that reasons about barriers or uniformity: the checks' operands are ordinary values
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 from ..ir import instructions as ins
 from ..ir import types as ty
+from ..ir.builder import Builder
 from ..ir.check_sites import AccessSite, MemoryObject
 from ..ir.function import Function
 from ..ir.values import Argument, Constant, GlobalVariable, Value
@@ -66,7 +69,6 @@ class _Inserter:
         self.entry = function.entry
         self.traced: dict[Value, tuple[Value, Value, tuple[MemoryObject, ...]] | None] = {}
         self.local_ids = [self._at_entry(ins.WorkItemQuery(ins.Query.LOCAL_ID, d, f"check.lid{d}")) for d in range(3)]
-        function.unchecked_accesses = []
 
     def _at_entry(self, inst: ins.Instruction) -> ins.Instruction:
         """After the allocas of the entry block, so every block sees it."""
@@ -76,18 +78,51 @@ class _Inserter:
 
     def check_all(self, accesses) -> None:
         for inst in accesses:
-            found = self.trace(inst.pointer)
-            if found is None:
-                self.function.unchecked_accesses.append(inst.loc)
-                continue
-            base, extent, objects = found
+            base, extent, objects = self.trace(inst.pointer) or self.any_object(inst)
             t = _accessed_type(inst)
             site = len(self.function.check_sites)
             self.function.check_sites.append(
-                AccessSite(inst.loc, _access_word(inst), access_size(t), str(t), objects))
+                AccessSite(inst.loc, _access_word(inst), access_size(t), str(t), objects,
+                           traced=self.trace(inst.pointer) is not None))
             check = ins.CheckAccess(site, access_size(t), inst.pointer, base, extent, self.local_ids)
             check.loc = inst.loc
             inst.block.insert_before(inst, check)
+
+    # -- pointers that cannot be traced: the union of the objects of their address space ----------
+
+    def any_object(self, inst: ins.Instruction):
+        """(base, extent, candidates) of the object of the pointer's address space that the pointer
+        lies in, chosen at run time, before `inst`."""
+        space = inst.pointer.type.address_space
+        candidates = [self.trace(v) for v in self.objects_in(space)]
+        if not candidates:
+            null = Constant(inst.pointer.type, 0)
+            return null, Constant(ty.i64, 0), (MemoryObject(f"the objects of {space.spelling} memory (there are none)"),)
+        size = Constant(ty.i64, access_size(_accessed_type(inst)))
+        b = Builder()
+        b.position_before(inst)
+        b.loc = inst.loc
+        address = b.cast(ins.CastOpcode.PTRTOINT, inst.pointer, ty.i64)
+        base, extent, objects = candidates[0]
+        for other_base, other_extent, other_objects in candidates[1:]:
+            offset = b.sub(address, b.cast(ins.CastOpcode.PTRTOINT, other_base, ty.i64))
+            fits = b.compare(ins.Predicate.UGE, other_extent, size)
+            within = b.compare(ins.Predicate.ULE, offset, b.sub(other_extent, size))
+            inside = b.binary(ins.BinaryOpcode.AND, fits, within)
+            base, extent = b.select(inside, other_base, base), b.select(inside, other_extent, extent)
+            objects += other_objects
+        return base, extent, objects
+
+    def objects_in(self, space: ty.AddressSpace) -> list[Value]:
+        """The pointer parameters, the private allocations, and the `__local` and `__constant`
+        variables the kernel names (a pointer to one was made from its name), of `space`."""
+        if space is ty.AddressSpace.PRIVATE:
+            return [i for i in self.entry.instructions if isinstance(i, ins.Alloca)]
+        params = [p for p in self.function.params
+                  if isinstance(p.type, ty.PointerType) and p.type.address_space is space]
+        named = dict.fromkeys(v for i in self.function.instructions() for v in i.operands
+                              if isinstance(v, GlobalVariable) and v.address_space is space)
+        return params + list(named)
 
     # -- tracing pointers to their base ---------------------------------------------------------
 

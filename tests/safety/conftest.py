@@ -2,10 +2,17 @@
 kernel built with `-loomcl-check` and returns the exception the launch raised."""
 from __future__ import annotations
 
+import os
+import sys
+
 import numpy as np
 import pytest
 
-import loomcl as cl
+sys.path.insert(0, os.path.dirname(__file__))
+
+import loomcl as cl  # noqa: E402
+
+from safety_helpers import buffer  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -16,10 +23,6 @@ def ctx():
 @pytest.fixture(scope="session")
 def queue(ctx):
     return cl.CommandQueue(ctx)
-
-
-def buffer(ctx, array: np.ndarray):
-    return cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=array)
 
 
 @pytest.fixture

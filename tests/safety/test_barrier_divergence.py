@@ -6,8 +6,7 @@ import numpy as np
 
 import loomcl as cl
 
-from conftest import buffer
-from test_bounds import WORK_ITEM, lines
+from safety_helpers import WORK_ITEM, buffer, lines
 
 REQUIREMENT = "OpenCL requires every work-item of a group to reach the same barriers"
 

@@ -11,16 +11,7 @@ import pytest
 
 import loomcl as cl
 
-from conftest import buffer
-
-WORK_ITEM = "work-item: global id ({}), local id ({}), group id ({})"
-
-
-def lines(error: Exception) -> list[str]:
-    """The message after pyopencl's "routine failed: STATUS - " prefix, as lines."""
-    text = str(error)
-    assert text.startswith("clEnqueueNDRangeKernel failed: OUT_OF_RESOURCES - ")
-    return text.split(" - ", 1)[1].split("\n")
+from safety_helpers import WORK_ITEM, buffer, lines
 
 
 def test_read_just_past_the_end_of_a_buffer(checked_error):
@@ -183,14 +174,34 @@ def test_environment_switches_checked_mode_on(ctx, queue, monkeypatch):
         kernel(queue, (8,), (8,), buffer(ctx, np.zeros(8, np.float32)))
 
 
-def test_untraceable_pointer_is_reported_not_silently_unchecked(ctx, queue):
-    src = """__kernel void table(__global float *a, __global float *b) {
+def test_pointer_loaded_from_memory_is_checked_against_every_object(ctx, queue):
+    src = """__kernel void table(__global float *a, __global float *b, int k) {
     __global float *ps[2];
     ps[0] = a; ps[1] = b;
     int i = get_global_id(0);
-    ps[i & 1][i] = 1.0f;
+    ps[i & 1][i * k] = 1.0f;
 }"""
     kernel = cl.Program(ctx, src).build(options="-loomcl-check").table
-    with pytest.warns(RuntimeWarning, match=r"checked mode cannot check 1 access\(es\) of kernel 'table' through "
-                                            r"pointers loaded from memory or made from integers \(at <kernel>:5:18\)"):
-        kernel(queue, (16,), (8,), buffer(ctx, np.zeros(16, np.float32)), buffer(ctx, np.zeros(16, np.float32)))
+    a, b = buffer(ctx, np.zeros(16, np.float32)), buffer(ctx, np.zeros(16, np.float32))
+    kernel(queue, (16,), (8,), a, b, np.int32(1))  # in bounds: runs, and writes where it should
+    host = np.empty(16, np.float32)
+    cl.enqueue_copy(queue, host, b)
+    assert host.tolist() == [0.0, 1.0] * 8
+    with pytest.raises(cl.OutOfBoundsError) as info:
+        kernel(queue, (16,), (8,), a, b, np.int32(2))
+    assert lines(info.value)[:3] == [
+        "<kernel>:5:22: error: out-of-bounds write in kernel 'table': the pointer (loaded from memory or made from "
+        "an integer) points into none of argument 'a' or argument 'b'",
+        "    ps[i & 1][i * k] = 1.0f;",
+        "                     ^",
+    ]
+    assert lines(info.value)[3] == WORK_ITEM.format("8, 0, 0", "0, 0, 0", "1, 0, 0")
+
+
+def test_pointer_made_from_an_integer_is_checked(checked_error):
+    src = """__kernel void wild(__global int *out, ulong address) {
+    __global int *p = (__global int *)address;
+    out[get_global_id(0)] = *p;
+}"""
+    error = checked_error(src, "wild", (8,), (8,), np.zeros(8, np.int32), np.uint64(0xdead0000))
+    assert "points into none of argument 'out'" in lines(error)[0]

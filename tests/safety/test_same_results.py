@@ -19,7 +19,7 @@ import test_local_memory  # noqa: E402
 import test_private_memory  # noqa: E402
 import test_structs  # noqa: E402
 
-from conftest import buffer  # noqa: E402
+from safety_helpers import buffer  # noqa: E402
 
 RNG = np.random.default_rng(7)
 N = 256
@@ -82,3 +82,13 @@ def test_checked_mode_gives_identical_results(ctx, queue, case):
     checked = run(ctx, queue, CASES[case], "-loomcl-check")
     for a, b in zip(plain, checked):
         assert a.tobytes() == b.tobytes()
+
+
+@pytest.mark.parametrize("options", ["", "-loomcl-check"])
+def test_a_kernel_sees_a_sub_buffer_from_its_start(ctx, queue, options):
+    parent = buffer(ctx, np.zeros(16, np.float32))
+    src = "kernel void k(global float *a) { a[get_global_id(0)] = get_global_id(0) + 1; }"
+    cl.Program(ctx, src).build(options=options).k(queue, (4,), None, parent[16:32])
+    whole = np.empty(16, np.float32)
+    cl.enqueue_copy(queue, whole, parent)
+    assert whole.tolist() == [0] * 4 + [1, 2, 3, 4] + [0] * 8
