@@ -15,6 +15,7 @@ import numpy as np
 from llvmlite import ir
 
 from loomcl.codegen.abi import KernelParam, KernelSignature, ParamKind, WorkGroupFunction
+from loomcl.options import DEFAULT_OPTIONS
 
 I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
 F32 = ir.FloatType()
@@ -147,6 +148,7 @@ class FakeCompiledProgram:
     """What loomcl.compiler.build returns, for hand-written kernels."""
 
     _engines: list = []
+    options = DEFAULT_OPTIONS  # the kernels are hand-written: never checked mode
 
     def __init__(self, kernels: list[FakeKernel], build_log: str = "") -> None:
         self._fake = {k.name: k for k in kernels}
