@@ -23,7 +23,9 @@ from ..ir.function import Function
 from ..options import CompilerOptions
 from .abi import LAUNCH_FIELDS, LOCAL_ALIGN, PRIVATE_ARENA_THRESHOLD, KernelSignature, ParamKind
 from .errors import CodegenError
+from .check_ranges import group_test
 from .llvm_emitter import BodyEnvironment, FunctionEmitter, callee_symbol
+from .llvm_group_test import dispatcher_text
 from .llvm_module import LAUNCH_TYPE, ModuleText, quote
 from .llvm_types import llvm_type
 
@@ -123,10 +125,22 @@ def _emit_body(function: Function, module: ModuleText, options: CompilerOptions,
                private_offsets: dict, symbol: str) -> None:
     env = BodyEnvironment(local_offsets=offsets, private_offsets=private_offsets,
                           args="%args" if options.checked else None)
-    emitter = FunctionEmitter(function, module, options, env)
     extra = ("i64 %group.x", "i64 %group.y", "i64 %group.z", "ptr noalias %launch", "ptr noalias %arena")
     if options.checked:
         extra += ("ptr noalias readonly %args",)
+    test = group_test(function) if options.checked else None
+    if test is not None:  # checked mode's fast path: a second body without the checks a group test proves
+        fast, checked = f"{symbol}.fast", f"{symbol}.checked"
+        _emit_one_body(function, module, options, env, fast, extra, {p.check for p in test.proven})
+        _emit_one_body(function, module, options, env, checked, extra, set())
+        module.functions.append(dispatcher_text(function, test, symbol, fast, checked, extra))
+    else:
+        _emit_one_body(function, module, options, env, symbol, extra, set())
+
+
+def _emit_one_body(function: Function, module: ModuleText, options: CompilerOptions, env: BodyEnvironment,
+                   symbol: str, extra: tuple[str, ...], proven: set) -> None:
+    emitter = FunctionEmitter(function, module, options, env, proven)
     emitter.emit(symbol, extra_params=extra)
     _emit_callees(emitter.callees, module, options)
 

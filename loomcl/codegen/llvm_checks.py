@@ -44,11 +44,13 @@ def fail_function() -> str:
 class CheckEmitter:
     """The checks of one work-group body; `emitter` is its llvm_emitter.FunctionEmitter."""
 
-    def __init__(self, emitter) -> None:
+    def __init__(self, emitter, proven: set) -> None:
         self.e = emitter
+        self.proven = proven  # checks a group test has proven (check_ranges.py): emitted as nothing
         self.count: dict = {}  # IR block -> checks emitted in it so far
         self.totals = {b: n for b in emitter.function.blocks
-                       if (n := sum(isinstance(i, (ins.CheckAccess, ins.CheckBarrier)) for i in b.instructions))}
+                       if (n := sum(isinstance(i, (ins.CheckAccess, ins.CheckBarrier)) and i not in proven
+                                    for i in b.instructions))}
         self.params = len(emitter.function.params)
         self.never = emitter.module.add_metadata(_NEVER)
         if emitter.env is None or emitter.env.args is None:
@@ -71,6 +73,8 @@ class CheckEmitter:
 
     def access(self, inst: ins.CheckAccess) -> None:
         """ok = (pointer - base) <=u extent - size, with extent >=u size."""
+        if inst in self.proven:
+            return
         e = self.e
         p, b, offset = e.temp("ck.p"), e.temp("ck.b"), e.temp("ck.offset")
         e.emit_line(f"{p} = ptrtoint ptr {e.ref(inst.pointer)} to i64")

@@ -100,7 +100,7 @@ class FunctionEmitter:
     """Emits one IR function as an LLVM `define`. `env` is None for a plain (non-body) function."""
 
     def __init__(self, function: Function, module: ModuleText, options: CompilerOptions,
-                 env: BodyEnvironment | None = None) -> None:
+                 env: BodyEnvironment | None = None, proven: set = frozenset()) -> None:
         self.function = function
         self.module = module
         self.options = options
@@ -112,7 +112,7 @@ class FunctionEmitter:
         self.loop_ids: dict[Block, str] = {}
         self.callees: list[Function] = []
         self.values.taken.update({"group.x", "group.y", "group.z", "launch", "arena", "args", "alloca.block"})
-        self.checks = CheckEmitter(self) if options.checked and env is not None and env.args else None
+        self.checks = CheckEmitter(self, proven) if options.checked and env is not None and env.args else None
 
     # -- operands ---------------------------------------------------------------------------------------
 
