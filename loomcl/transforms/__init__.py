@@ -12,6 +12,9 @@ kernel and one local size, produces a function in *work-group form*, the contrac
   specialization).
 * Remaining queries (`GROUP_ID`, `ENQUEUED_LOCAL_SIZE`, `NUM_GROUPS`, `GLOBAL_SIZE`,
   `GLOBAL_OFFSET`, `WORK_DIM`) are uniform over the group; codegen reads them from the launch.
+* In checked mode (`checked`), `check_access` precedes every access, `check_barrier` ends every
+  region exit of a nest with several successors, and `argument_extent` sits in the prologue
+  (ir/ops/checks.py); `function.check_sites` holds what their reports need.
 * Kernel-scope `__local` variables are `function.local_variables`; codegen places them in the
   work-group's local arena. Context arrays for values that live across barriers are private
   `Alloca`s of `ArrayType(T, work-group size)` indexed by the linear local id.
