@@ -12,14 +12,16 @@ bounds), so passing it is sufficient; a group where it fails (the ragged end of 
 violation) runs the checked copy, which finds and reports the exact work-item.
 
 Soundness against wrap-around: the analysis accepts an offset only as a sum of terms
-`coefficient * leaf` and `coefficient * local id`, where a *leaf* is a group-invariant value
-(parameters, group-level queries, extents and pure integer arithmetic on them), built through
-add, sub, mul and shl by small constants, sign or zero extension, and `trunc nuw nsw` (a value
-that fits). The test also bounds every leaf (|leaf| < 2**40) and every intermediate value of a
-type narrower than 64 bits (its range over the box must lie in [0, 2**(bits-1))): then no
-arithmetic of the kernel wraps, and the machine's offsets are the exact ones the test reasoned
-about. Coefficients are bounded (|c| < 2**16, at most 16 terms), so the test's own i64 arithmetic
-cannot overflow either.
+`coefficient * leaf`, `coefficient * local id`, `coefficient * local id * leaf` and
+`coefficient * leaf * leaf` (a row index times a run-time width), where a *leaf* is a
+group-invariant value (parameters, group-level queries, extents and pure integer arithmetic on
+them), built through add, sub, mul (by a constant or a leaf) and shl by small constants, sign or
+zero extension, and `trunc nuw nsw` (a value that fits). The test also bounds every leaf
+(|leaf| < 2**40; a leaf that multiplies: < 2**24) and every intermediate value of a type narrower
+than 64 bits (its range over the box must lie in [0, 2**(bits-1))): then no arithmetic of the
+kernel wraps, and the machine's offsets are the exact ones the test reasoned about. Coefficients
+are bounded (|c| < 2**12, at most 8 terms, local sizes below 2**12), so the test's own i64
+arithmetic cannot overflow either (each term stays below 2**60).
 """
 from __future__ import annotations
 
@@ -30,9 +32,10 @@ from ..ir import types as ty
 from ..ir.function import Function
 from ..ir.values import Argument, Constant, Value
 
-MAX_COEFFICIENT = 1 << 16
+MAX_COEFFICIENT = 1 << 12
 MAX_LEAF = 1 << 40
-MAX_TERMS = 16
+MAX_FACTOR = 1 << 24  # a leaf that multiplies another term
+MAX_TERMS = 8
 _LEAF_OPS = {ins.BinaryOpcode.ADD, ins.BinaryOpcode.SUB, ins.BinaryOpcode.MUL, ins.BinaryOpcode.SHL,
              ins.BinaryOpcode.AND, ins.BinaryOpcode.OR, ins.BinaryOpcode.XOR}
 
@@ -43,7 +46,8 @@ class NotAffine(Exception):
 
 @dataclass
 class Form:
-    """constant + sum(coefficient * term): a term is a leaf Value or ("lid", d)."""
+    """constant + sum(coefficient * term). A term is a leaf Value, ("lid", d), ("lid", d, leaf)
+    (the local id times a leaf) or ("mul", leaf, leaf)."""
 
     constant: int = 0
     terms: dict = field(default_factory=dict)
@@ -56,6 +60,19 @@ class Form:
 
     def scaled(self, factor: int) -> Form:
         return _bounded(Form(self.constant * factor, {t: c * factor for t, c in self.terms.items()}))
+
+    def times_leaf(self, leaf: Value) -> Form:
+        """This form times a run-time leaf: each term takes the leaf as a factor (once)."""
+        terms = {leaf: self.constant} if self.constant else {}
+        for term, c in self.terms.items():
+            if isinstance(term, tuple) and len(term) == 2 and term[0] == "lid":
+                terms[("lid", term[1], leaf)] = terms.get(("lid", term[1], leaf), 0) + c
+            elif not isinstance(term, tuple):
+                key = ("mul", term, leaf)
+                terms[key] = terms.get(key, 0) + c
+            else:
+                raise NotAffine
+        return _bounded(Form(0, {t: c for t, c in terms.items() if c}))
 
 
 def _bounded(form: Form) -> Form:
@@ -80,10 +97,25 @@ class GroupTest:
     narrow: list[tuple[Form, int]]  # (form, bits)
 
     @property
+    def forms(self) -> list[Form]:
+        return [p.offset for p in self.proven] + [f for f, _ in self.narrow]
+
+    @property
     def leaves(self) -> list[Value]:
-        forms = [p.offset for p in self.proven] + [f for f, _ in self.narrow]
-        found = {t: None for f in forms for t in f.terms if not isinstance(t, tuple)}
+        found = {t: None for f in self.forms for t in f.terms if not isinstance(t, tuple)}
         found.update({p.check.extent: None for p in self.proven if not isinstance(p.check.extent, Constant)})
+        return list(found)
+
+    @property
+    def factors(self) -> list[Value]:
+        """Leaves that multiply another term: bounded tighter (MAX_FACTOR)."""
+        found = {}
+        for form in self.forms:
+            for term in form.terms:
+                if isinstance(term, tuple) and term[0] == "mul":
+                    found.update({term[1]: None, term[2]: None})
+                elif isinstance(term, tuple) and len(term) == 3:
+                    found[term[2]] = None
         return list(found)
 
 
@@ -154,6 +186,10 @@ class _Analysis:
             form = self.form(v.lhs).scaled(v.rhs.signed_value)
         elif op is ins.BinaryOpcode.MUL and isinstance(v.lhs, Constant):
             form = self.form(v.rhs).scaled(v.lhs.signed_value)
+        elif op is ins.BinaryOpcode.MUL and self.is_leaf(v.rhs):
+            form = self.form(v.lhs).times_leaf(v.rhs)
+        elif op is ins.BinaryOpcode.MUL and self.is_leaf(v.lhs):
+            form = self.form(v.rhs).times_leaf(v.lhs)
         elif op is ins.BinaryOpcode.SHL and isinstance(v.rhs, Constant) and 0 <= v.rhs.value < 16:
             form = self.form(v.lhs).scaled(1 << v.rhs.value)
         else:

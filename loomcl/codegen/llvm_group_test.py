@@ -13,7 +13,7 @@ from ..ir import instructions as ins
 from ..ir.function import Function
 from ..ir.values import Argument, Constant, Value
 from .abi import LAUNCH_FIELDS
-from .check_ranges import MAX_LEAF, Form, GroupTest
+from .check_ranges import MAX_FACTOR, MAX_LEAF, Form, GroupTest
 from .errors import CodegenError
 from .llvm_emitter import _QUERY_FIELDS
 from .llvm_module import LAUNCH_TYPE, quote
@@ -87,14 +87,22 @@ class _Dispatcher:
         """(lowest, highest) value of `form` over local ids in [0, local_size)."""
         sizes = self.function.local_size
         low = high = form.constant
-        total = str(0)
+        fixed, low_extra, high_extra = "0", "0", "0"
         for term, c in form.terms.items():
-            if isinstance(term, tuple):
+            if isinstance(term, tuple) and term[0] == "lid" and len(term) == 2:
                 span = c * (sizes[term[1]] - 1)
                 low, high = low + min(0, span), high + max(0, span)
+            elif isinstance(term, tuple) and term[0] == "lid":  # c * lid * leaf: its sign is the leaf's
+                span = self.emit(f"mul i64 {self.wide(term[2])}, {c * (sizes[term[1]] - 1)}")
+                negative = self.emit(f"icmp slt i64 {span}, 0")
+                low_extra = self.emit(f"add i64 {low_extra}, {self.emit(f'select i1 {negative}, i64 {span}, i64 0')}")
+                high_extra = self.emit(f"add i64 {high_extra}, {self.emit(f'select i1 {negative}, i64 0, i64 {span}')}")
             else:
-                total = self.emit(f"add i64 {total}, {self.emit(f'mul i64 {self.wide(term)}, {c}')}")
-        return self.emit(f"add i64 {total}, {low}"), self.emit(f"add i64 {total}, {high}")
+                value = self.wide(term) if not isinstance(term, tuple) else \
+                    self.emit(f"mul i64 {self.wide(term[1])}, {self.wide(term[2])}")
+                fixed = self.emit(f"add i64 {fixed}, {self.emit(f'mul i64 {value}, {c}')}")
+        base_low, base_high = self.emit(f"add i64 {fixed}, {low}"), self.emit(f"add i64 {fixed}, {high}")
+        return self.emit(f"add i64 {base_low}, {low_extra}"), self.emit(f"add i64 {base_high}, {high_extra}")
 
     def require(self, predicate: str, lhs: str, rhs) -> None:
         self.conditions.append(self.emit(f"icmp {predicate} i64 {lhs}, {rhs}"))
@@ -103,6 +111,9 @@ class _Dispatcher:
         for leaf in self.test.leaves:
             self.require("sgt", self.wide(leaf), -MAX_LEAF)
             self.require("slt", self.wide(leaf), MAX_LEAF)
+        for factor in self.test.factors:
+            self.require("sgt", self.wide(factor), -MAX_FACTOR)
+            self.require("slt", self.wide(factor), MAX_FACTOR)
         for proven in self.test.proven:
             check = proven.check
             extent = self.wide(check.extent)

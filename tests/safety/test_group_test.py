@@ -30,9 +30,31 @@ def test_affine_accesses_are_proven_and_the_others_are_not():
     t[get_local_id(0)] = a[i - 1];
     for (int j = 0; j < k; j++) a[j] += 1.0f;
 }"""
-    # line 3, 4: affine; 5: idx[i] is, a[idx[i]] is not (a loaded index); 6: i * k multiplies two
-    # unknowns; 7: both; 8: j is a loop variable, not a local id
-    assert proven_lines(src, "mix") == [3, 4, 5, 7, 7]
+    # line 3, 4: affine; 5: idx[i] is, a[idx[i]] is not (a loaded index); 6: i times a run-time
+    # leaf; 7: both; 8: j is a loop variable, not a local id
+    assert proven_lines(src, "mix") == [3, 4, 5, 6, 7, 7]
+
+
+def test_a_row_times_a_run_time_width_is_proven():
+    src = """__kernel void rows(__global float *a, int w) {
+    int x = get_global_id(0), y = get_global_id(1);
+    a[y * w + x] = 1.0f;
+}"""
+    assert proven_lines(src, "rows", (8, 4, 1)) == [3]
+
+
+@pytest.mark.parametrize("w, local, where", [(17, (8, 4), ("13, 3, 0", "5, 3, 0", "1, 0, 0")),
+                                             (1 << 26, (16, 4), ("0, 1, 0", "0, 1, 0", "0, 0, 0"))])
+def test_a_two_dimensional_overrun_is_reported_exactly(checked_error, w, local, where):
+    """w = 17 overruns in the last row of the second group only (the first passes the group test);
+    a width too big for the test's bounds takes the checked body and still finds the first overrun."""
+    src = """__kernel void rows(__global float *a, int w) {
+    int x = get_global_id(0), y = get_global_id(1);
+    a[y * w + x] = 1.0f;
+}"""
+    error = checked_error(src, "rows", (16, 4), local, np.zeros(64, np.float32), np.int32(w),
+                          error=cl.OutOfBoundsError)
+    assert lines(error)[3] == WORK_ITEM.format(*where)
 
 
 def test_a_wide_coefficient_is_not_proven():
