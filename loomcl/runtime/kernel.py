@@ -7,6 +7,8 @@ first use (compiler's `work_group_function`) and cached on the kernel.
 """
 from __future__ import annotations
 
+import threading
+
 from loomcl import errors
 from loomcl.codegen.abi import ParamKind
 from loomcl.errors import LogicError, status_code
@@ -23,6 +25,7 @@ from .constants import (
     kernel_work_group_info,
 )
 from .event import Event, ProfilingInfo, check_wait_list, now_ns
+from .launch_errors import raise_launch_failure
 from .launch_plan import LaunchPlan
 from .pool import get_pool
 
@@ -62,6 +65,9 @@ class Kernel:
         self._args = KernelArguments(name, signature.params)
         self._functions: dict = {}
         self._plans: dict = {}
+        # the argument slots are the kernel's, so setting them and the launch that reads them are one
+        # step for concurrent callers (re-entrant: `__call__` sets and then enqueues)
+        self._lock = threading.RLock()
         self._local_limit = program.context.devices[0].local_mem_size
 
     @property
@@ -73,10 +79,12 @@ class Kernel:
         return len(self.signature.params)
 
     def set_arg(self, index: int, value) -> None:
-        self._args.set(index, value)
+        with self._lock:
+            self._args.set(index, value)
 
     def set_args(self, *args) -> None:
-        self._args.set_all(args)
+        with self._lock:
+            self._args.set_all(args)
 
     def set_scalar_arg_dtypes(self, dtypes) -> None:
         """Accepted for pyopencl compatibility; loomcl knows every argument's type from the source."""
@@ -85,13 +93,20 @@ class Kernel:
 
     def __call__(self, queue, global_size, local_size, *args, global_offset=None, wait_for=None,
                  g_times_l=False, allow_empty_ndrange=False) -> Event:
-        if args:
-            self._args.set_all(args)
-        return self.enqueue(queue, global_size, local_size, global_offset, wait_for, g_times_l, allow_empty_ndrange)
+        with self._lock:
+            if args:
+                self._args.set_all(args)
+            return self.enqueue(queue, global_size, local_size, global_offset, wait_for, g_times_l,
+                                allow_empty_ndrange)
 
     def enqueue(self, queue, global_size, local_size, global_offset=None, wait_for=None,
                 g_times_l=False, allow_empty_ndrange=False) -> Event:
         """Run the kernel over an NDRange with the arguments already set; returns a complete Event."""
+        with self._lock:
+            return self._enqueue(queue, global_size, local_size, global_offset, wait_for, g_times_l,
+                                 allow_empty_ndrange)
+
+    def _enqueue(self, queue, global_size, local_size, global_offset, wait_for, g_times_l, allow_empty_ndrange):
         try:
             profiling = queue.profiling
         except AttributeError:
@@ -113,7 +128,9 @@ class Kernel:
             arena = args.place_locals(batch.static_local_bytes) if args.local_indices else batch.static_local_bytes
             if arena - batch.private_bytes > self._local_limit or batch.private_bytes > MAX_PRIVATE_BYTES:
                 self._too_much_memory(arena - batch.private_bytes, batch.private_bytes)
-            pool.run(batch.request_pointer, batch.total_groups, arena)
+            failure = pool.run(batch.request_pointer, batch.total_groups, arena)
+            if failure is not None:
+                raise_launch_failure(failure, self.function_name)
         if profiling:
             end = now_ns()
             return Event(queue, _NDRANGE, ProfilingInfo(queued, queued, start, end))
