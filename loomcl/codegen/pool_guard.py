@@ -282,20 +282,22 @@ done:
   ret void
 }
 
-; Install the fault handlers (and the SIGINT one if `interrupt`); called again when Python's changed.
-define void @loomcl_guard_install(i32 %cancel_signal, i32 %interrupt) {
-entry:
+; Install the fault handlers, once: a handler put in front of ours later (faulthandler enabled after
+; the first launch) saved ours as its previous one, so going in front of it again would make a cycle.
+define void @loomcl_guard_install(i32 %cancel_signal) {
   store i32 %cancel_signal, ptr @cancel_signal
   call void @install(i32 SIGSEGV, ptr @on_fault, i32 0)
   call void @install(i32 SIGBUS, ptr @on_fault, i32 0)
   call void @install(i32 SIGFPE, ptr @on_fault, i32 0)
   call void @install(i32 %cancel_signal, ptr @on_fault, i32 0)
-  %want = icmp ne i32 %interrupt, 0
-  br i1 %want, label %int, label %done
-int:
-  call void @install(i32 SIGINT, ptr @on_interrupt, i32 %cancel_signal)
-  br label %done
-done:
+  ret void
+}
+
+; Put the SIGINT handler in front of Python's; called again whenever Python installed its handler anew
+; (Python's handler never calls a previous one, so this makes no cycle).
+define void @loomcl_guard_install_interrupt() {
+  %cs = load i32, ptr @cancel_signal
+  call void @install(i32 SIGINT, ptr @on_interrupt, i32 %cs)
   ret void
 }
 

@@ -65,7 +65,7 @@ CLOSED = 1 << 31
 COUNT_MASK = CLOSED - 1
 CODEGEN_OPT_LEVEL = 2  # the code generator's level; the IR is hand-written and runs no IR pipeline
 ENTRY_POINTS = ("loomcl_pool_worker", "loomcl_pool_run", "loomcl_pool_configure", "loomcl_guard_install",
-                "loomcl_guard_thread_setup", "loomcl_pool_last_fault")
+                "loomcl_guard_install_interrupt", "loomcl_guard_thread_setup", "loomcl_pool_last_fault")
 
 POOL_IR = r"""
 %region = type REGION
@@ -388,9 +388,8 @@ class NativePool:
         self.configure = ctypes.CFUNCTYPE(
             None, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64
         )(address["loomcl_pool_configure"])
-        self.install_guard = ctypes.CFUNCTYPE(None, ctypes.c_int32, ctypes.c_int32)(
-            address["loomcl_guard_install"]
-        )
+        self.install_guard = ctypes.CFUNCTYPE(None, ctypes.c_int32)(address["loomcl_guard_install"])
+        self.install_interrupt = ctypes.CFUNCTYPE(None)(address["loomcl_guard_install_interrupt"])
         self.thread_setup = ctypes.CFUNCTYPE(None)(address["loomcl_guard_thread_setup"])
         self._last_fault = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address["loomcl_pool_last_fault"])
 

@@ -43,6 +43,8 @@ def describe_fault(kernel_name: str, fault) -> str:
         name = signal.Signals(fault.signal).name
     except ValueError:
         name = f"signal {fault.signal}"
+    if fault.code <= 0:  # SI_USER, SI_TKILL, ...: sent, so there is no faulting address
+        return f"kernel '{kernel_name}' faulted: {name} (sent by kill or raise); {HINT}"
     detail = _CODES.get(fault.signal, {}).get(fault.code)
     what = f"{name} ({detail})" if detail else name
     return f"kernel '{kernel_name}' faulted: {what} at address {fault.address:#x}; {HINT}"

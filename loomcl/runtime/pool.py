@@ -8,15 +8,14 @@ everything on the caller, which is the debugging mode (`LOOMCL_THREADS=1`).
 Each participant owns a local-memory arena (pocl 4.7: reused across the groups it runs). Arenas are
 grown here, between launches, when a launch needs more than they hold; the native code only reads the
 arena table. Each participant also owns a guard slot (codegen/pool_guard.py: its recovery point when a
-kernel faults or Ctrl-C stops a launch); the guard's signal handlers are installed when the pool boots
-and again whenever Python's own SIGINT handler or faulthandler changed since the last launch, so that
-ours stay in front and chain to theirs.
+kernel faults or Ctrl-C stops a launch). The guard's fault handlers are installed when the pool boots;
+its SIGINT handler goes in front of Python's whenever Python installed its own anew (signal.signal)
+since the last launch, and only while Python handles SIGINT (not under SIG_DFL or SIG_IGN).
 """
 from __future__ import annotations
 
 import atexit
 import ctypes
-import faulthandler
 import os
 import signal
 import threading
@@ -75,7 +74,7 @@ class WorkerPool:
         self._shut_down = False
         self._workers_wanted = self._threads > 1
         self._slot_tables: list[np.ndarray] = []  # every table stays: a signal handler may read an old one
-        self._guard_key = None
+        self._interrupt_handler = None
         self._guarded_threads = threading.local()
 
     @property
@@ -108,10 +107,10 @@ class WorkerPool:
                 self._prepare(arena_bytes, total_groups)
         if not hasattr(self._guarded_threads, "ready"):
             self._guard_thread()
-        key = (signal.getsignal(signal.SIGINT), faulthandler.is_enabled())
+        handler = signal.getsignal(signal.SIGINT)
         with self._lock:
-            if key != self._guard_key:
-                self._install_guard(key)
+            if handler is not self._interrupt_handler:
+                self._install_interrupt(handler)
             status = self._call(request)
             if status:
                 return LaunchFailure(status, self._native.last_fault() if status == STATUS_FAULT else None)
@@ -126,11 +125,10 @@ class WorkerPool:
             self._native.thread_setup()
         self._guarded_threads.ready = True
 
-    def _install_guard(self, key) -> None:
-        """Put the guard's handlers in front: SIGINT only where Python handles it (a Python-level
-        handler; SIG_DFL and SIG_IGN stay as they are)."""
-        self._native.install_guard(CANCEL_SIGNAL, int(callable(key[0])))
-        self._guard_key = key
+    def _install_interrupt(self, handler) -> None:
+        if callable(handler):
+            self._native.install_interrupt()
+        self._interrupt_handler = handler
 
     def _prepare(self, arena_bytes: int, total_groups: int) -> None:
         if self._native is None:
@@ -146,6 +144,7 @@ class WorkerPool:
 
     def _boot(self) -> None:
         self._native = NativePool()
+        self._native.install_guard(CANCEL_SIGNAL)
         self._call = self._native.run
         self._grow_arenas(INITIAL_ARENA_BYTES)
         atexit.register(self.shutdown)

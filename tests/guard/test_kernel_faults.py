@@ -1,0 +1,155 @@
+"""Kernel faults in the default mode: a SIGSEGV/SIGBUS/SIGFPE raised by kernel code becomes a
+KernelFaultError on the launching thread, and the process, context and queue stay usable; a fault
+outside kernel code still reaches the handler that was there before (faulthandler, or the default)."""
+import os
+import signal
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+import loomcl as cl  # noqa: E402
+from loomcl.runtime import pool  # noqa: E402
+
+from guard_helpers import SOURCE, run_script  # noqa: E402
+
+mf = cl.mem_flags
+N = 4096
+
+
+@pytest.fixture(scope="module")
+def ctx():
+    return cl.create_some_context(interactive=False)
+
+
+@pytest.fixture(scope="module")
+def queue(ctx):
+    return cl.CommandQueue(ctx)
+
+
+@pytest.fixture(scope="module")
+def prg(ctx):
+    return cl.Program(ctx, SOURCE).build()
+
+
+@pytest.fixture(params=[1, 2, 4], ids=lambda t: f"{t}threads")
+def threads(request):
+    before = pool.get_thread_count()
+    pool.set_thread_count(request.param)
+    yield request.param
+    pool.set_thread_count(before)
+
+
+def launch_far_write(ctx, queue, prg, bad):
+    buf = cl.Buffer(ctx, mf.READ_WRITE, 4 * N)
+    prg.far_write(queue, (N,), (64,), buf, np.int32(bad))
+    got = np.empty(N, np.int32)
+    cl.enqueue_copy(queue, got, buf)
+    return got
+
+
+@pytest.mark.parametrize("bad", [0, 1000, N - 1])
+def test_far_write_raises_and_the_queue_stays_usable(ctx, queue, prg, threads, bad):
+    for _ in range(3):
+        with pytest.raises(cl.KernelFaultError) as info:
+            launch_far_write(ctx, queue, prg, bad)
+        assert isinstance(info.value, cl.RuntimeError) and isinstance(info.value, cl.Error)
+        message = str(info.value)
+        assert "kernel 'far_write' faulted: SIGSEGV (address not mapped) at address 0x" in message
+        assert message.endswith("run with LOOMCL_CHECK=1 to find the access")
+        assert info.value.code == cl.status_code.OUT_OF_RESOURCES
+        assert np.array_equal(launch_far_write(ctx, queue, prg, -1), np.arange(N))
+
+
+def test_fault_address_is_the_far_element(ctx, queue, prg):
+    buf = cl.Buffer(ctx, mf.READ_WRITE, 4 * N)
+    with pytest.raises(cl.KernelFaultError) as info:
+        prg.far_write(queue, (N,), (64,), buf, np.int32(7))
+    address = int(str(info.value).split("at address ")[1].split(";")[0], 16)
+    assert address == buf.int_ptr + 4 * (1 << 40)
+
+
+def test_fault_on_a_worker_thread(ctx, queue, prg):
+    before = pool.get_thread_count()
+    pool.set_thread_count(2)
+    try:
+        for _ in range(3):
+            flag = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.zeros(2, np.int32))
+            target = cl.Buffer(ctx, mf.READ_WRITE, 64)
+            with pytest.raises(cl.KernelFaultError, match="kernel 'worker_fault' faulted: SIGSEGV"):
+                prg.worker_fault(queue, (4 * 64,), (64,), flag, target)
+            seen = np.empty(2, np.int32)
+            cl.enqueue_copy(queue, seen, flag)
+            assert seen.tolist() == [1, 1]  # the faulting groups ran while group 0 was still running
+        assert np.array_equal(launch_far_write(ctx, queue, prg, -1), np.arange(N))
+    finally:
+        pool.set_thread_count(before)
+
+
+def test_sigfpe_in_kernel_code(ctx, queue, prg):
+    """Integer division is guarded in generated code, so a SIGFPE is sent to the launching thread
+    while it runs an endless kernel alone; the handler takes it for a fault of that kernel."""
+    before = pool.get_thread_count()
+    pool.set_thread_count(1)
+    try:
+        flag = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.zeros(1, np.int32))
+        out = cl.Buffer(ctx, mf.READ_WRITE, 4 * 64)
+        launcher = threading.get_ident()
+        timer = threading.Timer(0.3, signal.pthread_kill, (launcher, signal.SIGFPE))
+        timer.start()
+        with pytest.raises(cl.KernelFaultError, match="kernel 'endless' faulted: SIGFPE"):
+            prg.endless(queue, (64,), (64,), flag, out)
+        timer.join()
+        assert np.array_equal(launch_far_write(ctx, queue, prg, -1), np.arange(N))
+    finally:
+        pool.set_thread_count(before)
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_fault_in_a_fresh_process(threads):
+    result = run_script(
+        """
+        try:
+            prg.far_write(queue, (n,), (64,), out, np.int32(100))
+        except cl.KernelFaultError as exc:
+            print("caught", exc, flush=True)
+        check_fill()
+        """,
+        threads=threads,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "caught clEnqueueNDRangeKernel failed: OUT_OF_RESOURCES - kernel 'far_write' faulted" in result.stdout
+    assert result.stdout.endswith("fill ok\n")
+
+
+FAULT_OUTSIDE_KERNELS = """
+check_fill()
+time.sleep(0.01)
+ctypes.string_at(0)
+print("survived", flush=True)
+"""
+
+
+def test_fault_outside_kernel_code_reaches_faulthandler():
+    result = run_script("faulthandler.enable()\n" + FAULT_OUTSIDE_KERNELS)
+    assert result.returncode == -signal.SIGSEGV
+    assert "fill ok" in result.stdout and "survived" not in result.stdout
+    assert "Fatal Python error: Segmentation fault" in result.stderr
+    assert "string_at" in result.stderr  # faulthandler's traceback of the faulting thread
+
+
+def test_faulthandler_enabled_after_the_guard_still_dumps():
+    body = "check_fill()\nfaulthandler.enable()\n" + FAULT_OUTSIDE_KERNELS
+    result = run_script(body)
+    assert result.returncode == -signal.SIGSEGV
+    assert "Fatal Python error: Segmentation fault" in result.stderr
+
+
+def test_fault_outside_kernel_code_without_a_handler_ends_the_process():
+    result = run_script(FAULT_OUTSIDE_KERNELS)
+    assert result.returncode == -signal.SIGSEGV
+    assert "fill ok" in result.stdout and "survived" not in result.stdout
