@@ -59,12 +59,12 @@ PRELUDE = textwrap.dedent(
 )
 
 
-def run_script(body: str, threads: int | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    """Run PRELUDE + body in a fresh interpreter (LOOMCL_THREADS=threads if given)."""
+def run_script(*bodies: str, threads: int | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run PRELUDE and the bodies in a fresh interpreter (LOOMCL_THREADS=threads if given)."""
     env = dict(os.environ, PYTHONPATH=ROOT)
     env.pop("LOOMCL_THREADS", None)
     if threads is not None:
         env["LOOMCL_THREADS"] = str(threads)
-    script = PRELUDE.format(here=os.path.dirname(os.path.abspath(__file__))) + textwrap.dedent(body)
+    script = PRELUDE.format(here=os.path.dirname(os.path.abspath(__file__))) + "".join(textwrap.dedent(body) for body in bodies)
     return subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
                           timeout=timeout)
