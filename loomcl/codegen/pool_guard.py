@@ -7,7 +7,7 @@ handler must not touch Python. Linux on x86-64 with glibc: the layouts of `struc
 Faults. A participant (the caller or a worker) runs its chunks of a launch inside `guarded_chunks`,
 which records a recovery point with `sigsetjmp` (without saving the signal mask: that would cost a
 system call per launch) and marks its slot active. The SIGSEGV/SIGBUS/SIGFPE handler looks for the
-active slot of the faulting thread (by thread id); if there is one, the fault came from kernel code:
+active slot of the faulting thread (by pthread_self, which costs no system call); if there is one, the fault came from kernel code:
 it records the signal, its code and the faulting address (the first fault of a launch wins), makes the
 other participants stop claiming groups (`next` jumps past every range), and `siglongjmp`s back to the
 recovery point, which unblocks the signals the mask kept. Otherwise the fault is not ours and goes to
@@ -39,13 +39,13 @@ STATUS_CHECK = 3  # reserved for checked mode: a kernel found a violation and st
 
 CANCEL_SIGNAL = signal.SIGRTMIN + 6  # glibc keeps SIGRTMIN - 2 and - 1 for itself
 FAULT_SIGNALS = (signal.SIGSEGV, signal.SIGBUS, signal.SIGFPE)
-SLOT_BYTES = 256  # i32 thread id, i32 active, 8 bytes of padding, jmp_buf (200 bytes on x86-64 glibc)
+SLOT_BYTES = 256  # pthread_t, i32 active, 4 bytes of padding, jmp_buf (200 bytes on x86-64 glibc)
 ALT_STACK_BYTES = 64 * 1024
 STOP = 1 << 62  # `next` after a fault: past every launch's groups, and far from overflowing
 
 # libc functions the guard calls; the JIT resolves them through llvm.add_symbol (worker_pool.py).
 LIBC_SYMBOLS = ("__sigsetjmp", "siglongjmp", "sigaction", "sigaltstack", "pthread_sigmask",
-                "sigemptyset", "sigaddset", "malloc", "raise")
+                "sigemptyset", "sigaddset", "malloc", "raise", "pthread_self", "pthread_kill")
 
 
 class FaultRecord(ctypes.Structure):
@@ -78,23 +78,20 @@ declare i32 @sigemptyset(ptr)
 declare i32 @sigaddset(ptr, i32)
 declare ptr @malloc(i64)
 declare i32 @raise(i32)
-
-define internal i32 @thread_id() {
-  %t = call i64 (i64, ...) @syscall(i64 186)
-  %t32 = trunc i64 %t to i32
-  ret i32 %t32
-}
+declare i64 @pthread_self()
+declare i32 @pthread_kill(i64, i32)
 
 ; Run chunks of the current launch with a recovery point; returns 0, or the signal that ended them.
-define internal i32 @guarded_chunks(ptr %slot, ptr %arena, i32 %tid) noinline {
+define internal i32 @guarded_chunks(ptr %slot, ptr %arena) noinline {
 entry:
-  store atomic i32 %tid, ptr %slot monotonic, align 4
+  %self = call i64 @pthread_self()
+  store atomic i64 %self, ptr %slot monotonic, align 8
   %jb = getelementptr i8, ptr %slot, i64 16
   %r = call i32 @__sigsetjmp(ptr %jb, i32 0) returns_twice
   %first = icmp eq i32 %r, 0
   br i1 %first, label %run, label %caught
 run:
-  %active = getelementptr i8, ptr %slot, i64 4
+  %active = getelementptr i8, ptr %slot, i64 8
   store atomic i32 1, ptr %active seq_cst, align 4
   call void @run_chunks(ptr %arena)
   store atomic i32 0, ptr %active release, align 4
@@ -119,7 +116,7 @@ define internal void @unblock_guard_signals() {
 ; The slot of the calling thread if it is running kernel code, else null.
 define internal ptr @own_active_slot() {
 entry:
-  %tid = call i32 @thread_id()
+  %self = call i64 @pthread_self()
   %n = load atomic i64, ptr @nslots acquire, align 8     ; before the table: configure grows both
   %table = load atomic ptr, ptr @slots acquire, align 8
   br label %loop
@@ -130,11 +127,11 @@ loop:
 check:
   %off = mul i64 %i, SLOT_BYTES
   %slot = getelementptr i8, ptr %table, i64 %off
-  %t = load atomic i32, ptr %slot monotonic, align 4
-  %mine = icmp eq i32 %t, %tid
+  %t = load atomic i64, ptr %slot monotonic, align 8
+  %mine = icmp eq i64 %t, %self
   br i1 %mine, label %check_active, label %next
 check_active:
-  %ap = getelementptr i8, ptr %slot, i64 4
+  %ap = getelementptr i8, ptr %slot, i64 8
   %a = load atomic i32, ptr %ap seq_cst, align 4
   %on = icmp ne i32 %a, 0
   br i1 %on, label %found, label %next
@@ -193,7 +190,7 @@ remember:
   br label %leave
 leave:
   store atomic i64 STOP, ptr @next seq_cst, align 8
-  %active = getelementptr i8, ptr %slot, i64 4
+  %active = getelementptr i8, ptr %slot, i64 8
   store atomic i32 0, ptr %active seq_cst, align 4
   %jb = getelementptr i8, ptr %slot, i64 16
   call void @siglongjmp(ptr %jb, i32 %sig)
@@ -221,12 +218,12 @@ pass:
   ret void
 }
 
-; Send the cancellation signal to every participant in kernel code.
+; Send the cancellation signal to every participant in kernel code. (A participant's thread is alive
+; while its slot is active; if it has just left, glibc's pthread_kill finds it gone, or a thread that
+; reuses its descriptor ignores the signal, having no active slot.)
 define internal void @signal_active() {
 entry:
   %cs = load i32, ptr @cancel_signal
-  %cs64 = sext i32 %cs to i64
-  %pid = call i64 (i64, ...) @syscall(i64 39)
   %n = load atomic i64, ptr @nslots acquire, align 8
   %table = load atomic ptr, ptr @slots acquire, align 8
   br label %loop
@@ -237,14 +234,13 @@ loop:
 check:
   %off = mul i64 %i, SLOT_BYTES
   %slot = getelementptr i8, ptr %table, i64 %off
-  %ap = getelementptr i8, ptr %slot, i64 4
+  %ap = getelementptr i8, ptr %slot, i64 8
   %a = load atomic i32, ptr %ap seq_cst, align 4
   %on = icmp ne i32 %a, 0
   br i1 %on, label %kill, label %next
 kill:
-  %t = load atomic i32, ptr %slot monotonic, align 4
-  %t64 = sext i32 %t to i64
-  %k = call i64 (i64, ...) @syscall(i64 234, i64 %pid, i64 %t64, i64 %cs64)   ; tgkill
+  %t = load atomic i64, ptr %slot monotonic, align 8
+  %k = call i32 @pthread_kill(i64 %t, i32 %cs)
   br label %next
 next:
   %i1 = add i64 %i, 1

@@ -191,7 +191,6 @@ out:
 define void @loomcl_pool_worker(i64 %index) {
 entry:
   call void @loomcl_guard_thread_setup()
-  %tid = call i32 @thread_id()
   %g0 = load atomic i32, ptr @gen acquire, align 4
   %idx32 = trunc i64 %index to i32
   br label %top
@@ -241,7 +240,7 @@ work:
   %table = load ptr, ptr @slots
   %slot_at = mul i64 %slot, SLOT_BYTES
   %own = getelementptr i8, ptr %table, i64 %slot_at
-  %ended = call i32 @guarded_chunks(ptr %own, ptr %arena, i32 %tid)
+  %ended = call i32 @guarded_chunks(ptr %own, ptr %arena)
   %lv = atomicrmw sub ptr @join, i64 1 release
   br label %left
 left:
@@ -259,7 +258,6 @@ entry:
   store atomic i32 0, ptr @status monotonic, align 4
   store atomic i32 0, ptr @cancel monotonic, align 4
   store atomic i32 1, ptr @running seq_cst, align 4
-  %tid = call i32 @thread_id()
   %slot0 = load ptr, ptr @slots
   %regs = load ptr, ptr %request
   %np = getelementptr { ptr, i64, i64 }, ptr %request, i64 0, i32 1
@@ -285,7 +283,7 @@ entry:
   br i1 %alone, label %solo, label %publish
 solo:
   store atomic i64 0, ptr @next monotonic, align 8
-  %solo_end = call i32 @guarded_chunks(ptr %slot0, ptr %arena0, i32 %tid)
+  %solo_end = call i32 @guarded_chunks(ptr %slot0, ptr %arena0)
   br label %finish
 publish:
   store atomic i64 0, ptr @next monotonic, align 8
@@ -302,7 +300,7 @@ do_wake:
   call void @futex_wake(ptr @gen)
   br label %own
 own:
-  %own_end = call i32 @guarded_chunks(ptr %slot0, ptr %arena0, i32 %tid)
+  %own_end = call i32 @guarded_chunks(ptr %slot0, ptr %arena0)
   %old = atomicrmw or ptr @join, i64 CLOSED acq_rel
   br label %drain
 drain:

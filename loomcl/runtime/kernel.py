@@ -66,8 +66,8 @@ class Kernel:
         self._functions: dict = {}
         self._plans: dict = {}
         # the argument slots are the kernel's, so setting them and the launch that reads them are one
-        # step for concurrent callers (re-entrant: `__call__` sets and then enqueues)
-        self._lock = threading.RLock()
+        # step for concurrent callers
+        self._lock = threading.Lock()
         self._local_limit = program.context.devices[0].local_mem_size
 
     @property
@@ -96,8 +96,8 @@ class Kernel:
         with self._lock:
             if args:
                 self._args.set_all(args)
-            return self.enqueue(queue, global_size, local_size, global_offset, wait_for, g_times_l,
-                                allow_empty_ndrange)
+            return self._enqueue(queue, global_size, local_size, global_offset, wait_for, g_times_l,
+                                 allow_empty_ndrange)
 
     def enqueue(self, queue, global_size, local_size, global_offset=None, wait_for=None,
                 g_times_l=False, allow_empty_ndrange=False) -> Event:
