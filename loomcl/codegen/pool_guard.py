@@ -321,6 +321,14 @@ done:
   ret void
 }
 
+; End the current launch early with `status` (the first status of a launch wins): no participant claims
+; another group. For kernel code that finds a violation (checked mode).
+define void @loomcl_pool_stop(i32 %status) {
+  %pair = cmpxchg ptr @status, i32 0, i32 %status seq_cst seq_cst
+  store atomic i64 STOP, ptr @next seq_cst, align 8
+  ret void
+}
+
 define void @loomcl_pool_last_fault(ptr %out) {
   %s = load i32, ptr @fault_signal
   store i32 %s, ptr %out

@@ -22,6 +22,11 @@ a lock around `loomcl_pool_run`):
 * Groups are claimed in chunks from `next` with `atomicrmw add` (dynamic load balance, Kim ch. 5).
   Regions run one after another; `next` counts across all of them (a flat group index).
 
+* Each participant runs its chunks through the guard (pool_guard.py, whose IR is part of this module):
+  a kernel fault or Ctrl-C ends them early, and `loomcl_pool_run` returns the launch's status
+  (0, or STATUS_FAULT / STATUS_CANCELLED / STATUS_CHECK) instead of taking the process down.
+  `cancel`, set by the SIGINT handler, is checked at every chunk claim.
+
 The worker exits when `shutdown` is set (at interpreter exit) so no thread is inside JIT-ed code when
 the engine goes away. Workers whose index is at or above `allowed` park on the `config` futex, so
 `set_thread_count` can shrink the pool without stopping threads.
@@ -65,7 +70,8 @@ CLOSED = 1 << 31
 COUNT_MASK = CLOSED - 1
 CODEGEN_OPT_LEVEL = 2  # the code generator's level; the IR is hand-written and runs no IR pipeline
 ENTRY_POINTS = ("loomcl_pool_worker", "loomcl_pool_run", "loomcl_pool_configure", "loomcl_guard_install",
-                "loomcl_guard_install_interrupt", "loomcl_guard_thread_setup", "loomcl_pool_last_fault")
+                "loomcl_guard_install_interrupt", "loomcl_guard_thread_setup", "loomcl_pool_last_fault",
+                "loomcl_pool_stop")
 
 POOL_IR = r"""
 %region = type REGION
@@ -390,6 +396,7 @@ class NativePool:
         self.install_interrupt = ctypes.CFUNCTYPE(None)(address["loomcl_guard_install_interrupt"])
         self.thread_setup = ctypes.CFUNCTYPE(None)(address["loomcl_guard_thread_setup"])
         self._last_fault = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address["loomcl_pool_last_fault"])
+        self.stop_address = address["loomcl_pool_stop"]  # void(i32 status), callable from kernel code
 
     def last_fault(self) -> FaultRecord:
         """The first fault of the last launch whose status was STATUS_FAULT."""

@@ -221,8 +221,12 @@ def get_pool() -> WorkerPool:
 
 
 def _forget_pool_in_child() -> None:
-    """A forked child has none of the parent's worker threads: give it a fresh pool (and engine)."""
+    """A forked child has none of the parent's worker threads: give it a fresh pool (and engine). The
+    parent's guard handlers stay installed under the child's (they chain to them): empty their slot
+    table, so that they never take a thread of the child for one of the parent's participants."""
     global _pool, _pool_lock
+    if _pool is not None and _pool._native is not None:
+        _pool._native.configure(0, 1, None, None, 0)
     _pool, _pool_lock = None, threading.Lock()
 
 

@@ -153,3 +153,56 @@ def test_fault_outside_kernel_code_without_a_handler_ends_the_process():
     result = run_script(FAULT_OUTSIDE_KERNELS)
     assert result.returncode == -signal.SIGSEGV
     assert "fill ok" in result.stdout and "survived" not in result.stdout
+
+
+def test_fault_in_a_forked_child(ctx, queue, prg):
+    assert np.array_equal(launch_far_write(ctx, queue, prg, -1), np.arange(N))  # the parent's pool runs
+    pid = os.fork()
+    if pid == 0:
+        try:
+            try:
+                launch_far_write(ctx, queue, prg, 3)
+                os._exit(3)
+            except cl.KernelFaultError:
+                pass
+            os._exit(0 if np.array_equal(launch_far_write(ctx, queue, prg, -1), np.arange(N)) else 1)
+        except BaseException:
+            os._exit(2)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert np.array_equal(launch_far_write(ctx, queue, prg, -1), np.arange(N))
+
+
+def test_a_launch_stopped_with_a_status_claims_no_more_groups():
+    """`loomcl_pool_stop` (for checked mode): the status comes back from the run and no participant
+    claims another group. A fresh NativePool, alone on the caller, with a Python entry function."""
+    import ctypes
+
+    from loomcl.codegen import worker_pool
+    from loomcl.codegen.pool_guard import STATUS_CHECK
+
+    native = worker_pool.NativePool()
+    arenas = (ctypes.c_void_p * 1)(None)
+    slots = (ctypes.c_uint8 * worker_pool.SLOT_BYTES)()
+    native.configure(0, 0, ctypes.addressof(arenas), ctypes.addressof(slots), 1)
+    stop = ctypes.CFUNCTYPE(None, ctypes.c_int32)(native.stop_address)
+    seen = []
+
+    def entry(args, launch, begin, end, arena):
+        seen.append((begin, end))
+        if end == 12:  # the first chunk of a 100-group launch
+            stop(STATUS_CHECK)
+
+    function = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,
+                                ctypes.c_void_p)(entry)
+    region = worker_pool.RegionDesc(ctypes.cast(function, ctypes.c_void_p).value, None, None, 0, 100)
+    request = worker_pool.LaunchRequest(ctypes.addressof(region), 1, 100)
+    assert native.run(ctypes.addressof(request)) == STATUS_CHECK
+    assert seen == [(0, 12)]  # chunks of 12 groups (about 8 per participant), then no more
+    seen.clear()
+    assert native.run(ctypes.addressof(request)) == STATUS_CHECK  # the status is per launch...
+    region.count = request.total = 3
+    seen.clear()
+    assert native.run(ctypes.addressof(request)) == 0  # ...and cleared by the next one
+    assert seen == [(0, 1), (1, 2), (2, 3)]
+    native.configure(0, 1, ctypes.addressof(arenas), ctypes.addressof(slots), 1)
