@@ -206,3 +206,27 @@ def test_a_launch_stopped_with_a_status_claims_no_more_groups():
     assert native.run(ctypes.addressof(request)) == 0  # ...and cleared by the next one
     assert seen == [(0, 1), (1, 2), (2, 3)]
     native.configure(0, 1, ctypes.addressof(arenas), ctypes.addressof(slots), 1)
+
+
+def test_a_launching_thread_gets_an_alternate_signal_stack(ctx, queue, prg):
+    """Where a kernel overflows its stack, the fault handler runs on the alternate stack."""
+    import ctypes
+
+    class Stack(ctypes.Structure):
+        _fields_ = [("sp", ctypes.c_void_p), ("flags", ctypes.c_int), ("size", ctypes.c_size_t)]
+
+    sigaltstack = ctypes.CDLL(None).sigaltstack
+    seen = {}
+
+    def launch():
+        before = Stack()
+        sigaltstack(None, ctypes.byref(before))
+        launch_far_write(ctx, queue, prg, -1)
+        after = Stack()
+        sigaltstack(None, ctypes.byref(after))
+        seen.update(before=before.flags & 2, after=after.flags & 2, size=after.size)
+
+    thread = threading.Thread(target=launch)
+    thread.start()
+    thread.join()
+    assert seen == {"before": 2, "after": 0, "size": 64 * 1024}  # SS_DISABLE before, 64 KiB after
