@@ -230,3 +230,21 @@ def test_a_launching_thread_gets_an_alternate_signal_stack(ctx, queue, prg):
     thread.start()
     thread.join()
     assert seen == {"before": 2, "after": 0, "size": 64 * 1024}  # SS_DISABLE before, 64 KiB after
+
+
+def test_sigbus_from_a_truncated_mapped_file(ctx, queue, prg, tmp_path):
+    """A USE_HOST_PTR buffer over a mapped file that shrank: the kernel's stores hit pages past the
+    end of the file, which raises SIGBUS."""
+    path = tmp_path / "mapped.bin"
+    path.write_bytes(bytes(4 * N))
+    mapped = np.memmap(path, dtype=np.int32, mode="r+", shape=(N,))
+    buf = cl.Buffer(ctx, mf.READ_WRITE | mf.USE_HOST_PTR, hostbuf=mapped)
+    assert buf.int_ptr == mapped.ctypes.data
+    os.truncate(path, 0)
+    with pytest.raises(cl.KernelFaultError) as info:
+        prg.fill(queue, (N,), (64,), buf, np.int32(1))
+    message = str(info.value)
+    assert "kernel 'fill' faulted: SIGBUS (nonexistent physical address) at address 0x" in message
+    address = int(message.split("at address ")[1].split(";")[0], 16)
+    assert buf.int_ptr <= address < buf.int_ptr + 4 * N  # the first page some participant touched
+    assert np.array_equal(launch_far_write(ctx, queue, prg, -1), np.arange(N))
