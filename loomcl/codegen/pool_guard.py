@@ -7,16 +7,17 @@ handler must not touch Python. Linux on x86-64 with glibc: the layouts of `struc
 Faults. A participant (the caller or a worker) runs its chunks of a launch inside `guarded_chunks`,
 which records a recovery point with `sigsetjmp` (without saving the signal mask: that would cost a
 system call per launch) and marks its slot active. The SIGSEGV/SIGBUS/SIGFPE handler looks for the
-active slot of the faulting thread (by pthread_self, which costs no system call); if there is one, the fault came from kernel code:
-it records the signal, its code and the faulting address (the first fault of a launch wins), makes the
-other participants stop claiming groups (`next` jumps past every range), and `siglongjmp`s back to the
-recovery point, which unblocks the signals the mask kept. Otherwise the fault is not ours and goes to
-the handler that was installed before (Python's faulthandler, say): its `sa_sigaction` is called, or
-a default or ignored disposition is put back and the signal raised again. Every participant thread
-gets an alternate signal stack, so that a kernel that overflows its stack is caught too.
+active slot of the faulting thread (by pthread_self, which costs no system call); if there is one, the
+fault came from kernel code: it records the signal, its code and the faulting address (the first fault
+of a launch wins), makes the other participants stop claiming groups (`next` jumps past every range),
+and `siglongjmp`s back to the recovery point, which unblocks the signals the mask kept. Otherwise the
+fault is not ours and goes to the handler that was installed before (Python's faulthandler, say): its
+function is called, or a default or ignored disposition is put back and the signal raised again. Every
+participant thread gets an alternate signal stack, so that a kernel that overflows its stack is
+caught too.
 
 Ctrl-C. The SIGINT handler is chained in front of Python's: during a launch it sets `cancel` and sends
-the cancellation signal (a real-time signal nobody else uses) to every active participant, then calls
+the cancellation signal (SIGRTMIN + 6, which neither Python nor glibc uses) to every active participant, then calls
 Python's handler, which makes Python raise KeyboardInterrupt once the launch returns. The cancellation
 signal jumps a participant out of its kernel code through the same recovery point as a fault, so even a
 work-item that never terminates is stopped, and kernel code carries no cancellation checks at all:

@@ -19,7 +19,8 @@ HINT = "run with LOOMCL_CHECK=1 to find the access"
 # si_code values of Linux (asm-generic/siginfo.h) that say more than the signal's name.
 _CODES = {
     signal.SIGSEGV: {1: "address not mapped", 2: "invalid permissions for mapped object"},
-    signal.SIGBUS: {1: "invalid address alignment", 2: "nonexistent physical address", 3: "object-specific hardware error"},
+    signal.SIGBUS: {1: "invalid address alignment", 2: "nonexistent physical address",
+                    3: "object-specific hardware error"},
     signal.SIGFPE: {1: "integer divide by zero", 2: "integer overflow", 3: "floating-point divide by zero",
                     4: "floating-point overflow", 5: "floating-point underflow", 6: "floating-point inexact result",
                     7: "invalid floating-point operation", 8: "subscript out of range"},

@@ -65,6 +65,7 @@ def run_script(*bodies: str, threads: int | None = None, timeout: float = 120) -
     env.pop("LOOMCL_THREADS", None)
     if threads is not None:
         env["LOOMCL_THREADS"] = str(threads)
-    script = PRELUDE.format(here=os.path.dirname(os.path.abspath(__file__))) + "".join(textwrap.dedent(body) for body in bodies)
+    prelude = PRELUDE.format(here=os.path.dirname(os.path.abspath(__file__)))
+    script = prelude + "".join(textwrap.dedent(body) for body in bodies)
     return subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
                           timeout=timeout)

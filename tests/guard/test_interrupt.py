@@ -43,6 +43,28 @@ def test_ctrl_c_stops_an_endless_kernel(threads):
         assert float(line.split()[-2]) < 2.5  # sent after 0.5 s; a loose bound for a loaded machine
 
 
+def test_sigint_taken_by_a_worker_thread_in_kernel_code():
+    """The worker that takes the SIGINT is itself in an endless work-item: it leaves kernel code only
+    after Python's handler has seen the signal (the main thread raises KeyboardInterrupt)."""
+    result = run_script(
+        ENDLESS,
+        """
+        check_fill()  # starts the workers
+        worker = next(t for t in threading.enumerate() if t.name == "loomcl-worker-0")
+        threading.Timer(0.5, signal.pthread_kill, (worker.ident, signal.SIGINT)).start()
+        try:
+            prg.endless(queue, (n,), (64,), flag, out)
+            print("finished", flush=True)
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt", flush=True)
+        check_fill(4)
+        """,
+        threads=2,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["fill ok", "KeyboardInterrupt", "fill ok"]
+
+
 def test_ctrl_c_stops_a_launch_of_another_thread():
     result = run_script(
         ENDLESS,
