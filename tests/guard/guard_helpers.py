@@ -15,8 +15,10 @@ __kernel void far_write(__global int *p, int bad) {
     else p[i] = i;
 }
 __kernel void fill(__global int *out, int scale) { int i = get_global_id(0); out[i] = scale * i; }
+/* flag[1] = 1 says that kernel code runs (the tests signal only then); flag[0] is never set. */
 __kernel void endless(__global volatile int *flag, __global int *out) {
     int i = get_global_id(0);
+    flag[1] = 1;
     while (flag[0] == 0) { }
     out[i] = i;
 }
@@ -49,6 +51,18 @@ PRELUDE = textwrap.dedent(
     mf = cl.mem_flags
     n = 1024
     out = cl.Buffer(ctx, mf.READ_WRITE, 4 * n)
+
+    running = np.zeros(2, np.int32)  # the endless kernel's flags, in host memory (USE_HOST_PTR)
+    flag = cl.Buffer(ctx, mf.READ_WRITE | mf.USE_HOST_PTR, hostbuf=running)
+
+    def once_running(send, *args):  # send(*args) from another thread once the endless kernel runs
+        def wait_and_send():
+            while running[1] == 0:
+                time.sleep(0.01)
+            time.sleep(0.2)  # let every participant enter kernel code
+            send(*args)
+        running[1] = 0
+        threading.Thread(target=wait_and_send, daemon=True).start()
 
     def check_fill(scale=3):
         prg.fill(queue, (n,), (64,), out, np.int32(scale))

@@ -12,9 +12,8 @@ sys.path.insert(0, os.path.dirname(__file__))
 from guard_helpers import run_script  # noqa: E402
 
 ENDLESS = """
-flag = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.zeros(1, np.int32))
 def interrupt_soon():
-    threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+    once_running(os.kill, os.getpid(), signal.SIGINT)
 """
 
 
@@ -25,22 +24,17 @@ def test_ctrl_c_stops_an_endless_kernel(threads):
         """
         for attempt in range(2):
             interrupt_soon()
-            start = time.monotonic()
             try:
                 prg.endless(queue, (n,), (64,), flag, out)
                 print("finished", flush=True)
             except KeyboardInterrupt:
-                print("KeyboardInterrupt after %.1f s" % (time.monotonic() - start), flush=True)
+                print("KeyboardInterrupt", flush=True)
             check_fill(attempt + 2)
         """,
         threads=threads,
     )
     assert result.returncode == 0, result.stderr
-    lines = result.stdout.splitlines()
-    assert len(lines) == 4 and lines[1::2] == ["fill ok", "fill ok"], result.stdout
-    for line in lines[0::2]:
-        assert line.startswith("KeyboardInterrupt after ")
-        assert float(line.split()[-2]) < 2.5  # sent after 0.5 s; a loose bound for a loaded machine
+    assert result.stdout.splitlines() == ["KeyboardInterrupt", "fill ok"] * 2
 
 
 def test_sigint_taken_by_a_worker_thread_in_kernel_code():
@@ -51,7 +45,7 @@ def test_sigint_taken_by_a_worker_thread_in_kernel_code():
         """
         check_fill()  # starts the workers
         worker = next(t for t in threading.enumerate() if t.name == "loomcl-worker-0")
-        threading.Timer(0.5, signal.pthread_kill, (worker.ident, signal.SIGINT)).start()
+        once_running(signal.pthread_kill, worker.ident, signal.SIGINT)
         try:
             prg.endless(queue, (n,), (64,), flag, out)
             print("finished", flush=True)

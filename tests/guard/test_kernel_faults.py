@@ -96,14 +96,22 @@ def test_sigfpe_in_kernel_code(ctx, queue, prg):
     before = pool.get_thread_count()
     pool.set_thread_count(1)
     try:
-        flag = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.zeros(1, np.int32))
+        running = np.zeros(2, np.int32)  # running[1] becomes 1 once the kernel runs
+        flag = cl.Buffer(ctx, mf.READ_WRITE | mf.USE_HOST_PTR, hostbuf=running)
         out = cl.Buffer(ctx, mf.READ_WRITE, 4 * 64)
         launcher = threading.get_ident()
-        timer = threading.Timer(0.3, signal.pthread_kill, (launcher, signal.SIGFPE))
-        timer.start()
-        with pytest.raises(cl.KernelFaultError, match="kernel 'endless' faulted: SIGFPE"):
+
+        def send_once_running():
+            while running[1] == 0:
+                time.sleep(0.01)
+            signal.pthread_kill(launcher, signal.SIGFPE)
+
+        sender = threading.Thread(target=send_once_running)
+        sender.start()
+        with pytest.raises(cl.KernelFaultError) as info:
             prg.endless(queue, (64,), (64,), flag, out)
-        timer.join()
+        sender.join()
+        assert "kernel 'endless' faulted: SIGFPE (sent by kill or raise); run with LOOMCL_CHECK=1" in str(info.value)
         assert np.array_equal(launch_far_write(ctx, queue, prg, -1), np.arange(N))
     finally:
         pool.set_thread_count(before)
