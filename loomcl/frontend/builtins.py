@@ -171,7 +171,7 @@ class Builtin(enum.Enum):
     SELECT = enum.auto()
     ANY = enum.auto()
     ALL = enum.auto()
-    # 32-bit atomics (6.13.11, and the cl_khr_*_int32_* atom_ spellings)
+    # atomics (6.13.11, the cl_khr_*_int32_* atom_ spellings and cl_khr_int64_*_atomics)
     ATOMIC_ADD = enum.auto()
     ATOMIC_SUB = enum.auto()
     ATOMIC_INC = enum.auto()
@@ -232,6 +232,7 @@ FLOAT_VECTORS = (T.FLOAT,) + vectors_of((T.FLOAT,))  # the half_ and native_ for
 GEOMETRIC = FLOATS + tuple(T.vector_of(s, n) for s in FLOATS for n in (2, 3, 4))
 FAST_GEOMETRIC = (T.FLOAT,) + tuple(T.vector_of(T.FLOAT, n) for n in (2, 3, 4))  # float only
 INT32 = (T.INT, T.UINT)
+INT64 = (T.LONG, T.ULONG)
 SIGNED_INTEGERS = (T.CHAR, T.SHORT, T.INT, T.LONG)
 GLOBAL_LOCAL = (T.AddressSpace.GLOBAL, T.AddressSpace.LOCAL)
 ANY_SPACE = GLOBAL_LOCAL + (T.AddressSpace.PRIVATE,)
@@ -399,19 +400,33 @@ ROWS: tuple[Row, ...] = (
     Row("smoothstep", B.SMOOTHSTEP, "T (S, S, T)", vectors_of(FLOATS)),
     Row("any", B.ANY, "int (T)", SIGNED_INTEGERS + vectors_of(SIGNED_INTEGERS)),
     Row("all", B.ALL, "int (T)", SIGNED_INTEGERS + vectors_of(SIGNED_INTEGERS)),
-    Row("atomic_add atom_add", B.ATOMIC_ADD, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
-    Row("atomic_sub atom_sub", B.ATOMIC_SUB, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
-    Row("atomic_inc atom_inc", B.ATOMIC_INC, "T (volatile AS T *)", INT32, GLOBAL_LOCAL),
-    Row("atomic_dec atom_dec", B.ATOMIC_DEC, "T (volatile AS T *)", INT32, GLOBAL_LOCAL),
-    Row("atomic_xchg atom_xchg", B.ATOMIC_XCHG, "T (volatile AS T *, T)", INT32 + (T.FLOAT,),
-        GLOBAL_LOCAL),
-    Row("atomic_min atom_min", B.ATOMIC_MIN, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
-    Row("atomic_max atom_max", B.ATOMIC_MAX, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
-    Row("atomic_and atom_and", B.ATOMIC_AND, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
-    Row("atomic_or atom_or", B.ATOMIC_OR, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
-    Row("atomic_xor atom_xor", B.ATOMIC_XOR, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
-    Row("atomic_cmpxchg atom_cmpxchg", B.ATOMIC_CMPXCHG, "T (volatile AS T *, T, T)", INT32,
-        GLOBAL_LOCAL),
+    *(Row(names, builtin, signature, INT32 + extra, GLOBAL_LOCAL) for names, builtin, signature, extra in (
+        ("atomic_add atom_add", B.ATOMIC_ADD, "T (volatile AS T *, T)", ()),
+        ("atomic_sub atom_sub", B.ATOMIC_SUB, "T (volatile AS T *, T)", ()),
+        ("atomic_inc atom_inc", B.ATOMIC_INC, "T (volatile AS T *)", ()),
+        ("atomic_dec atom_dec", B.ATOMIC_DEC, "T (volatile AS T *)", ()),
+        ("atomic_xchg atom_xchg", B.ATOMIC_XCHG, "T (volatile AS T *, T)", (T.FLOAT,)),
+        ("atomic_min atom_min", B.ATOMIC_MIN, "T (volatile AS T *, T)", ()),
+        ("atomic_max atom_max", B.ATOMIC_MAX, "T (volatile AS T *, T)", ()),
+        ("atomic_and atom_and", B.ATOMIC_AND, "T (volatile AS T *, T)", ()),
+        ("atomic_or atom_or", B.ATOMIC_OR, "T (volatile AS T *, T)", ()),
+        ("atomic_xor atom_xor", B.ATOMIC_XOR, "T (volatile AS T *, T)", ()),
+        ("atomic_cmpxchg atom_cmpxchg", B.ATOMIC_CMPXCHG, "T (volatile AS T *, T, T)", ()),
+    )),
+    # cl_khr_int64_base_atomics and cl_khr_int64_extended_atomics: only the atom_ spellings
+    *(Row(names, builtin, signature, INT64, GLOBAL_LOCAL) for names, builtin, signature in (
+        ("atom_add", B.ATOMIC_ADD, "T (volatile AS T *, T)"),
+        ("atom_sub", B.ATOMIC_SUB, "T (volatile AS T *, T)"),
+        ("atom_inc", B.ATOMIC_INC, "T (volatile AS T *)"),
+        ("atom_dec", B.ATOMIC_DEC, "T (volatile AS T *)"),
+        ("atom_xchg", B.ATOMIC_XCHG, "T (volatile AS T *, T)"),
+        ("atom_min", B.ATOMIC_MIN, "T (volatile AS T *, T)"),
+        ("atom_max", B.ATOMIC_MAX, "T (volatile AS T *, T)"),
+        ("atom_and", B.ATOMIC_AND, "T (volatile AS T *, T)"),
+        ("atom_or", B.ATOMIC_OR, "T (volatile AS T *, T)"),
+        ("atom_xor", B.ATOMIC_XOR, "T (volatile AS T *, T)"),
+        ("atom_cmpxchg", B.ATOMIC_CMPXCHG, "T (volatile AS T *, T, T)"),
+    )),
 )
 
 _NAMED_TYPES = {"void": T.VOID, "bool": T.BOOL, "char": T.CHAR, "short": T.SHORT, "int": T.INT,
