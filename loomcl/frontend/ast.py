@@ -304,6 +304,15 @@ class Swizzle(Expr):
 
 
 @dataclass(eq=False)
+class VectorIndex(Expr):
+    """One lane of a vector picked by an integer, constant or not (`v[i]`, clang's extension of
+    OpenCL C); an lvalue when the base is one. `index` is a long."""
+
+    base: Expr
+    index: Expr
+
+
+@dataclass(eq=False)
 class VectorLiteral(Expr):
     """`(float4)(a, v.xy, 1.0f)`: scalars and vectors whose lanes fill the vector in order, or one
     scalar copied into every lane."""

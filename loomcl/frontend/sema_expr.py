@@ -153,6 +153,8 @@ class ExpressionChecker(VectorChecker):
         if not e.operand.lvalue:
             return self.error(e, "cannot take the address of an rvalue of type "
                                  f"'{e.operand.type}'")
+        if isinstance(e.operand, (A.Swizzle, A.VectorIndex)):
+            return self.error(e, "address of vector element requested")
         e.type = T.pointer_to(e.operand.type)
         return e
 
@@ -390,7 +392,10 @@ class ExpressionChecker(VectorChecker):
 
     # ---- postfix ------------------------------------------------------------------------------
     def check_Index(self, e: A.Index) -> A.Expr:
-        e.base, e.index = self.rvalue(e.base), self.rvalue(e.index)
+        e.base = self.check(e.base)
+        if e.base.type is not None and e.base.type.is_vector:
+            return self.vector_index(e)
+        e.base, e.index = self.to_rvalue(e.base), self.rvalue(e.index)
         if _has_error(e.base, e.index):
             return _poison(e)
         if e.index.type.is_pointer and e.base.type.is_integer:
