@@ -41,6 +41,8 @@ class Builtin(enum.Enum):
     # builtins whose names spell their types (builtin_families.py)
     VLOAD = enum.auto()
     VSTORE = enum.auto()
+    VLOAD_HALF = enum.auto()
+    VSTORE_HALF = enum.auto()
     CONVERT = enum.auto()
     AS_TYPE = enum.auto()
     # geometric (6.12.5)

@@ -207,6 +207,8 @@ class BuiltinLowering(FamilyBuiltinLowering, GeometricLowering, MathLowering):
 _HANDLERS = {
     Builtin.VLOAD: FamilyBuiltinLowering._vload,
     Builtin.VSTORE: FamilyBuiltinLowering._vstore,
+    Builtin.VLOAD_HALF: FamilyBuiltinLowering._vload_half,
+    Builtin.VSTORE_HALF: FamilyBuiltinLowering._vstore_half,
     Builtin.CONVERT: FamilyBuiltinLowering._convert,
     Builtin.AS_TYPE: FamilyBuiltinLowering._as_type,
     Builtin.DOT: GeometricLowering._dot,
