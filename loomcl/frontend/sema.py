@@ -119,10 +119,12 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
 
     def check_signature(self, f: A.FunctionDecl) -> None:
         f.result_type = self.resolve_type(f.result_type, f.loc)
+        self.refuse_half_declaration(f.result_type, f.loc, "function return value")
         for p in f.params:
             if f.is_kernel:
                 self.check_kernel_param(p)
             p.type = self.resolve_type(p.type, p.loc)
+            self.refuse_half_declaration(p.type, p.loc, "function parameter")
         if f.is_kernel and not f.result_type.is_void:
             self.diags.error(f.loc, "function with '__kernel' attribute must have a void return "
                                     "type")
@@ -185,6 +187,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
                                     f"size or an initializer")
         if d.type.is_void or (d.type.is_record and not d.type.record.is_complete):
             self.diags.error(d.loc, f"variable has incomplete type '{d.type.base_spelling()}'")
+        self.refuse_half_declaration(d.type, d.loc, "variable")
         self.declare(d.name, d, d.loc)
 
     def variable_space(self, d: A.VarDecl, program_scope: bool) -> T.AddressSpace | None:
@@ -230,6 +233,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
 
     def stmt_ExprStmt(self, s: A.ExprStmt) -> None:
         s.expr = self.check(s.expr)
+        if s.expr.lvalue:
+            s.expr = self.refuse_half_load(s.expr) or s.expr   # `*p;` reads *p, as clang sees it
 
     def stmt_NullStmt(self, s: A.NullStmt) -> None:
         pass

@@ -145,11 +145,10 @@ def test_vload_half_in_every_address_space(run_kernel, ctx, space):
     copy_in = {
         "global": "__global const half *p = src;",
         "constant": "__constant half *p = csrc;",
-        "local": "__local half p[64]; vstore_half(vload_half(l, src), l, p); barrier(CLK_LOCAL_MEM_FENCE);",
-        "private": "half p[64]; for (int j = 0; j < 64; j++) vstore_half(vload_half(j, src), j, p);",
+        "local": "__local ushort raw[64]; __local half *p = (__local half *)raw; vstore_half(vload_half(l, src), l, p); barrier(CLK_LOCAL_MEM_FENCE);",
+        "private": "ushort raw[64]; half *p = (half *)raw; "
+                   "for (int j = 0; j < 64; j++) vstore_half(vload_half(j, src), j, p);",
     }[space]
-    if space == "private":
-        copy_in = copy_in.replace("half p[64];", "ushort raw[64]; half *p = (half *)raw;")
     src = f"""
     __kernel void k(__global const half *src, __constant half *csrc, __global float4 *out) {{
         size_t l = get_local_id(0);
@@ -223,7 +222,7 @@ def test_vstore_halfN(run_kernel, rng, n, mode, aligned):
 def test_vstore_half_in_every_address_space(run_kernel, space):
     setup = {
         "global": "__global half *p = dst + get_group_id(0) * 64;",
-        "local": "__local half p[64];",
+        "local": "__local ushort raw[64]; __local half *p = (__local half *)raw;",
         "private": "ushort raw[64]; half *p = (half *)raw;",
     }[space]
     src = f"""
@@ -257,3 +256,47 @@ def test_vstore_half_vectorized_loop_matches_scalar(run_kernel, rng):
     _, out = run_kernel(src, "k", (n,), None, x, start.view(np.uint16))
     expected = (start.astype(np.float32) + x).astype(np.float16)
     np.testing.assert_array_equal(out, expected.view(np.uint16))
+
+
+@pytest.mark.parametrize("source, message", [
+    ("kernel void k() { half b; }", "declaring variable of type '__private half' is not allowed"),
+    ("kernel void k() { half a[2]; }", "declaring variable of type '__private half[2]' is not allowed"),
+    ("kernel void k() { __local half t[8]; }", "declaring variable of type '__local half[8]' is not allowed"),
+    ("kernel void k() { half4 v; }", "declaring variable of type '__private half4' is not allowed"),
+    ("half f(global half *p) { return 0; }", "declaring function return value of type 'half' is not allowed"),
+    ("kernel void k(half h) {}", "declaring function parameter of type 'half' is not allowed"),
+    ("kernel void k(global half *p, global float *o) { o[0] = p[0]; }",
+     "loading directly from pointer to type '__global half' requires cl_khr_fp16. "
+     "Use vector data load builtin functions instead"),
+    ("kernel void k(global half *p) { *p; }", "loading directly from pointer to type '__global half'"),
+    ("kernel void k(global half *p) { p[1] = 0; }",
+     "assigning directly to pointer to type 'half' requires cl_khr_fp16. "
+     "Use vector data store builtin functions instead"),
+    ("kernel void k(global half *p) { p[1] += 1.0f; }", "assigning directly to pointer to type 'half'"),
+    ("kernel void k(global half *p) { (*p)++; }", "assigning directly to pointer to type 'half'"),
+    ("typedef struct { half h; } S; kernel void k(global S *s, global float *o) { o[0] = s->h * 2; }",
+     "loading directly from pointer to type '__global half'"),
+    ("kernel void k(global float *o) { o[0] = (half)o[1]; }", "casting to type 'half' is not allowed"),
+    ("kernel void k(global float *o) { o[0] = 1.5h; }", "half precision constant requires cl_khr_fp16"),
+])
+def test_half_values_are_refused(ctx, source, message):
+    with pytest.raises(cl.RuntimeError) as info:
+        cl.Program(ctx, source).build()
+    assert message in str(info.value)
+
+
+def test_half_pointers_are_allowed(run_kernel):
+    """Pointer arithmetic, &p[i], &*p and casts between half pointers need no half value."""
+    src = """
+    typedef half storage;
+    __kernel void k(__global half *p, __global float *out) {
+        __global storage *q = &p[2];
+        __global half *r = &*(q + 1);
+        out[0] = vload_half(0, r) + (float)(r - p) + sizeof(storage);
+        out[1] = vloada_half(1, (__global const half *)p);
+        vstorea_half_rtz(-1.0f / 3.0f, 0, p);
+    }"""
+    p = np.array([0.25, 0.5, 1, 2, 4], np.float16)
+    p, out = run_kernel(src, "k", (1,), (1,), p, np.zeros(2, np.float32))
+    assert list(out) == [2 + 3 + 2, 0.5]
+    assert p[0] == np.float16(-0.333251953125)  # -1/3 toward zero: -0x1.554p-2
