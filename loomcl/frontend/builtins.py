@@ -38,6 +38,11 @@ class Builtin(enum.Enum):
     MEM_FENCE = enum.auto()
     READ_MEM_FENCE = enum.auto()
     WRITE_MEM_FENCE = enum.auto()
+    # async copies and prefetch (6.12.10)
+    ASYNC_COPY = enum.auto()
+    ASYNC_STRIDED_COPY = enum.auto()
+    WAIT_GROUP_EVENTS = enum.auto()
+    PREFETCH = enum.auto()
     # builtins whose names spell their types (builtin_families.py)
     VLOAD = enum.auto()
     VSTORE = enum.auto()
@@ -237,6 +242,7 @@ INT32 = (T.INT, T.UINT)
 INT64 = (T.LONG, T.ULONG)
 SIGNED_INTEGERS = (T.CHAR, T.SHORT, T.INT, T.LONG)
 GLOBAL_LOCAL = (T.AddressSpace.GLOBAL, T.AddressSpace.LOCAL)
+PRIVATE_GENERIC = (T.AddressSpace.PRIVATE, T.AddressSpace.GENERIC)
 ANY_SPACE = GLOBAL_LOCAL + (T.AddressSpace.PRIVATE,)
 
 ROWS: tuple[Row, ...] = (
@@ -253,6 +259,16 @@ ROWS: tuple[Row, ...] = (
     Row("mem_fence", B.MEM_FENCE, "void (uint)"),
     Row("read_mem_fence", B.READ_MEM_FENCE, "void (uint)"),
     Row("write_mem_fence", B.WRITE_MEM_FENCE, "void (uint)"),
+    Row("async_work_group_copy", B.ASYNC_COPY,
+        "event_t (__local T *, const __global T *, size_t, event_t)", GENINTEGERS + GENFLOATS),
+    Row("async_work_group_copy", B.ASYNC_COPY,
+        "event_t (__global T *, const __local T *, size_t, event_t)", GENINTEGERS + GENFLOATS),
+    Row("async_work_group_strided_copy", B.ASYNC_STRIDED_COPY,
+        "event_t (__local T *, const __global T *, size_t, size_t, event_t)", GENINTEGERS + GENFLOATS),
+    Row("async_work_group_strided_copy", B.ASYNC_STRIDED_COPY,
+        "event_t (__global T *, const __local T *, size_t, size_t, event_t)", GENINTEGERS + GENFLOATS),
+    Row("wait_group_events", B.WAIT_GROUP_EVENTS, "void (int, AS event_t *)", spaces=PRIVATE_GENERIC),
+    Row("prefetch", B.PREFETCH, "void (const __global T *, size_t)", GENINTEGERS + GENFLOATS),
     Row("sqrt", B.SQRT, "T (T)", GENFLOATS),
     Row("fabs", B.FABS, "T (T)", GENFLOATS),
     Row("fmin", B.FMIN, "T (T, T)", GENFLOATS),

@@ -389,7 +389,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
         if found.chosen is None:
             return self.overload_error(e, name, args, found)
         chosen = found.chosen
-        converted = [self.convert(a, p) for a, p in zip(args, chosen.params)]
+        converted = [self.convert(a, p, "passing '{source}' to parameter of incompatible type '{target}'")
+                     for a, p in zip(args, chosen.params)]
         return A.BuiltinCall(e.loc, chosen.builtin, chosen, converted, type=chosen.result)
 
     def overload_error(self, e: A.Call, name: str, args: list[A.Expr], found) -> A.Expr:

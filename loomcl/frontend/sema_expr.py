@@ -92,6 +92,8 @@ class ExpressionChecker(VectorChecker, HalfChecker):
             return None
         if target.is_pointer and is_null_constant(e):
             return A.CastKind.NULL_TO_POINTER
+        if target.is_event and is_null_constant(e):
+            return A.CastKind.NULL_TO_EVENT
         if target.is_bool and source.is_pointer:
             return A.CastKind.POINTER_TO_BOOL
         return None

@@ -316,7 +316,7 @@ class ExpressionLowering:
             return self._load(e.operand)
         if kind is A.CastKind.ARRAY_TO_POINTER:
             return self.coerce_pointer(self.address(e.operand), value_type(e.type))
-        if kind is A.CastKind.NULL_TO_POINTER:
+        if kind in (A.CastKind.NULL_TO_POINTER, A.CastKind.NULL_TO_EVENT):
             return Constant(value_type(e.type), 0)
         if kind is None:
             raise unsupported(f"conversion from '{e.operand.type}' to '{e.type}'", e.loc)
