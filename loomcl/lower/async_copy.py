@@ -65,7 +65,8 @@ class AsyncCopyLowering:
     def _first_work_item(self):
         """Code that only the work-item with local id (0, 0, 0) runs."""
         ids = [self.b.query(ins.Query.LOCAL_ID, d, f"lid{d}") for d in range(3)]
-        any_id = self.b.binary(ins.BinaryOpcode.OR, self.b.binary(ins.BinaryOpcode.OR, ids[0], ids[1]), ids[2])
+        OR = ins.BinaryOpcode.OR
+        any_id = self.b.binary(OR, self.b.binary(OR, ids[0], ids[1]), ids[2])
         first, rest = self.new_block("copy.first"), self.new_block("copy.after")
         self.b.branch(self.b.compare(ins.Predicate.EQ, any_id, Constant(ty.i64, 0)), first, rest)
         self.enter(first)

@@ -175,7 +175,8 @@ def test_3d_group_copies_once(run_kernel, pipeline):
         event_t e = async_work_group_copy(tile, x, 16, 0);
         wait_group_events(1, &e);
         size_t i = get_local_id(0) + 4 * (get_local_id(1) + 2 * get_local_id(2));
-        size_t g = get_group_id(0) + get_num_groups(0) * (get_group_id(1) + get_num_groups(1) * get_group_id(2));
+        size_t g = get_group_id(0)
+                   + get_num_groups(0) * (get_group_id(1) + get_num_groups(1) * get_group_id(2));
         y[g * 16 + i] = tile[15 - i] + (int)g;
     }"""
     x = np.arange(16, dtype=np.int32) * 5

@@ -145,7 +145,8 @@ def test_vload_half_in_every_address_space(run_kernel, ctx, space):
     copy_in = {
         "global": "__global const half *p = src;",
         "constant": "__constant half *p = csrc;",
-        "local": "__local ushort raw[64]; __local half *p = (__local half *)raw; vstore_half(vload_half(l, src), l, p); barrier(CLK_LOCAL_MEM_FENCE);",
+        "local": "__local ushort raw[64]; __local half *p = (__local half *)raw; "
+                 "vstore_half(vload_half(l, src), l, p); barrier(CLK_LOCAL_MEM_FENCE);",
         "private": "ushort raw[64]; half *p = (half *)raw; "
                    "for (int j = 0; j < 64; j++) vstore_half(vload_half(j, src), j, p);",
     }[space]
