@@ -136,6 +136,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
                                     "'__global', '__constant', or '__local' address space")
         elif p.type.unqualified() == T.BOOL:
             self.diags.error(p.loc, "kernel parameter cannot be declared as a bool")
+        elif p.type.is_event:
+            self.diags.error(p.loc, "kernel parameter cannot be declared as an event_t")
 
     def work_group_size_attribute(self, f: A.FunctionDecl) -> tuple[int, int, int] | None:
         result = None

@@ -192,6 +192,7 @@ def test_3d_group_copies_once(run_kernel, pipeline):
     ("kernel void k(global int *g, local int *l) { async_work_group_copy(l, g, 4, 5); }",
      "passing 'int' to parameter of incompatible type 'event_t'"),
     ("kernel void k() { event_t e = 0; e = e + 1; }", "invalid operands to binary expression"),
+    ("kernel void k(event_t e) {}", "kernel parameter cannot be declared as an event_t"),
 ])
 def test_async_copy_errors(ctx, source, message):
     with pytest.raises(cl.RuntimeError) as info:

@@ -301,3 +301,26 @@ def test_half_pointers_are_allowed(run_kernel):
     p, out = run_kernel(src, "k", (1,), (1,), p, np.zeros(2, np.float32))
     assert list(out) == [2 + 3 + 2, 0.5]
     assert p[0] == np.float16(-0.333251953125)  # -1/3 toward zero: -0x1.554p-2
+
+
+def test_generic_half_pointers_in_a_helper(run_kernel):
+    """OpenCL C 2.0: a helper's unqualified `half *` is generic and takes global, local and private
+    halves."""
+    src = """
+    float twice(const half *p, size_t i) { return 2.0f * vload_half(i, p); }
+    void put(half *p, size_t i, float v) { vstore_half_rtn(v, i, p); }
+    __kernel void k(__global half *g, __global float *out) {
+        __local ushort lraw[4];
+        ushort praw[4];
+        __local half *l = (__local half *)lraw;
+        half *p = (half *)praw;
+        size_t i = get_local_id(0);
+        put(l, i, twice(g, i));
+        put(p, i, -1.0f / 3.0f);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        out[i] = twice(l, 3 - i) + vload_half(i, p);
+    }"""
+    g = np.array([1, 2.5, -3, 0.125], np.float16)
+    _, out = run_kernel(src, "k", (4,), (4,), g, np.zeros(4, np.float32), options="-cl-std=CL2.0")
+    third = np.float32(np.nextafter(np.float16(-1 / 3), np.float16(-1)))
+    np.testing.assert_array_equal(out, 4 * g.astype(np.float32)[::-1] + third)
