@@ -245,6 +245,23 @@ GLOBAL_LOCAL = (T.AddressSpace.GLOBAL, T.AddressSpace.LOCAL)
 PRIVATE_GENERIC = (T.AddressSpace.PRIVATE, T.AddressSpace.GENERIC)
 ANY_SPACE = GLOBAL_LOCAL + (T.AddressSpace.PRIVATE,)
 
+# (op, builtin, signature): `atomic_op` and `atom_op` on 32-bit integers (6.13.11 and the
+# cl_khr_*_int32_* spellings; xchg also on float), `atom_op` alone on 64-bit integers
+# (cl_khr_int64_base_atomics, cl_khr_int64_extended_atomics)
+ATOMIC_FUNCTIONS = (
+    ("add", B.ATOMIC_ADD, "T (volatile AS T *, T)"),
+    ("sub", B.ATOMIC_SUB, "T (volatile AS T *, T)"),
+    ("inc", B.ATOMIC_INC, "T (volatile AS T *)"),
+    ("dec", B.ATOMIC_DEC, "T (volatile AS T *)"),
+    ("xchg", B.ATOMIC_XCHG, "T (volatile AS T *, T)"),
+    ("min", B.ATOMIC_MIN, "T (volatile AS T *, T)"),
+    ("max", B.ATOMIC_MAX, "T (volatile AS T *, T)"),
+    ("and", B.ATOMIC_AND, "T (volatile AS T *, T)"),
+    ("or", B.ATOMIC_OR, "T (volatile AS T *, T)"),
+    ("xor", B.ATOMIC_XOR, "T (volatile AS T *, T)"),
+    ("cmpxchg", B.ATOMIC_CMPXCHG, "T (volatile AS T *, T, T)"),
+)
+
 ROWS: tuple[Row, ...] = (
     Row("get_work_dim", B.GET_WORK_DIM, "uint ()"),
     Row("get_global_size", B.GET_GLOBAL_SIZE, "size_t (uint)"),
@@ -418,33 +435,9 @@ ROWS: tuple[Row, ...] = (
     Row("smoothstep", B.SMOOTHSTEP, "T (S, S, T)", vectors_of(FLOATS)),
     Row("any", B.ANY, "int (T)", SIGNED_INTEGERS + vectors_of(SIGNED_INTEGERS)),
     Row("all", B.ALL, "int (T)", SIGNED_INTEGERS + vectors_of(SIGNED_INTEGERS)),
-    *(Row(names, builtin, signature, INT32 + extra, GLOBAL_LOCAL) for names, builtin, signature, extra in (
-        ("atomic_add atom_add", B.ATOMIC_ADD, "T (volatile AS T *, T)", ()),
-        ("atomic_sub atom_sub", B.ATOMIC_SUB, "T (volatile AS T *, T)", ()),
-        ("atomic_inc atom_inc", B.ATOMIC_INC, "T (volatile AS T *)", ()),
-        ("atomic_dec atom_dec", B.ATOMIC_DEC, "T (volatile AS T *)", ()),
-        ("atomic_xchg atom_xchg", B.ATOMIC_XCHG, "T (volatile AS T *, T)", (T.FLOAT,)),
-        ("atomic_min atom_min", B.ATOMIC_MIN, "T (volatile AS T *, T)", ()),
-        ("atomic_max atom_max", B.ATOMIC_MAX, "T (volatile AS T *, T)", ()),
-        ("atomic_and atom_and", B.ATOMIC_AND, "T (volatile AS T *, T)", ()),
-        ("atomic_or atom_or", B.ATOMIC_OR, "T (volatile AS T *, T)", ()),
-        ("atomic_xor atom_xor", B.ATOMIC_XOR, "T (volatile AS T *, T)", ()),
-        ("atomic_cmpxchg atom_cmpxchg", B.ATOMIC_CMPXCHG, "T (volatile AS T *, T, T)", ()),
-    )),
-    # cl_khr_int64_base_atomics and cl_khr_int64_extended_atomics: only the atom_ spellings
-    *(Row(names, builtin, signature, INT64, GLOBAL_LOCAL) for names, builtin, signature in (
-        ("atom_add", B.ATOMIC_ADD, "T (volatile AS T *, T)"),
-        ("atom_sub", B.ATOMIC_SUB, "T (volatile AS T *, T)"),
-        ("atom_inc", B.ATOMIC_INC, "T (volatile AS T *)"),
-        ("atom_dec", B.ATOMIC_DEC, "T (volatile AS T *)"),
-        ("atom_xchg", B.ATOMIC_XCHG, "T (volatile AS T *, T)"),
-        ("atom_min", B.ATOMIC_MIN, "T (volatile AS T *, T)"),
-        ("atom_max", B.ATOMIC_MAX, "T (volatile AS T *, T)"),
-        ("atom_and", B.ATOMIC_AND, "T (volatile AS T *, T)"),
-        ("atom_or", B.ATOMIC_OR, "T (volatile AS T *, T)"),
-        ("atom_xor", B.ATOMIC_XOR, "T (volatile AS T *, T)"),
-        ("atom_cmpxchg", B.ATOMIC_CMPXCHG, "T (volatile AS T *, T, T)"),
-    )),
+    *(Row(f"atomic_{op} atom_{op}", builtin, signature, INT32 + ((T.FLOAT,) if op == "xchg" else ()),
+          GLOBAL_LOCAL) for op, builtin, signature in ATOMIC_FUNCTIONS),
+    *(Row(f"atom_{op}", builtin, signature, INT64, GLOBAL_LOCAL) for op, builtin, signature in ATOMIC_FUNCTIONS),
 )
 
 _NAMED_TYPES = {"void": T.VOID, "bool": T.BOOL, "char": T.CHAR, "short": T.SHORT, "int": T.INT,
