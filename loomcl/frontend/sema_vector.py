@@ -121,6 +121,8 @@ class VectorChecker:
             return _poison(e)
         if not index.type.is_integer:
             return self.error(e, "array subscript is not an integer")
+        if isinstance(base, A.Swizzle):
+            base = self.to_rvalue(base)     # lanes of lanes: readable, not assignable
         t = base.type
         result = t.element.unqualified()
         if base.lvalue:

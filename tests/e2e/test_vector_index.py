@@ -95,6 +95,17 @@ def test_index_is_evaluated_once(run_kernel):
     assert list(out) == [15, 20, 1]
 
 
+def test_index_of_a_swizzle(run_kernel):
+    src = """
+    __kernel void k(__global const int8 *x, __global int *out) {
+        int8 v = x[0];
+        for (int j = 0; j < 4; j++) out[j] = v.hi[j] + x[0].even[j] * 100;
+    }"""
+    x = np.arange(8, dtype=np.int32) + 1
+    _, out = run_kernel(src, "k", (1,), (1,), x, np.zeros(4, np.int32))
+    np.testing.assert_array_equal(out, x[4:] + x[0::2] * 100)
+
+
 def test_constant_memory_vector_index(run_kernel, ctx):
     src = """
     __kernel void k(__constant float4 *table, __global float *out) {
@@ -111,6 +122,7 @@ def test_constant_memory_vector_index(run_kernel, ctx):
     ("kernel void k() { float4 v; float *p = &v[1]; }", "address of vector element requested"),
     ("kernel void k() { float4 v; v[1.5f] = 0; }", "array subscript is not an integer"),
     ("kernel void k() { const int2 v = (int2)(1, 2); v[0] = 3; }", "const-qualified"),
+    ("kernel void k() { int4 v = 0; v.xy[0] = 3; }", "expression is not assignable"),
 ])
 def test_vector_index_errors(ctx, source, message):
     with pytest.raises(cl.RuntimeError) as info:
