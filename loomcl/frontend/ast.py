@@ -278,6 +278,17 @@ class BuiltinCall(Expr):
 
 
 @dataclass(eq=False)
+class PrintfCall(Expr):
+    """printf (OpenCL C 6.12.13) checked by sema: `format` with every `%s` of a literal string
+    already written in, `args` converted to their conversions' storage types (printf/format_spec.py),
+    `unused` the extra arguments, evaluated for their effects only."""
+
+    format: bytes
+    args: list[Expr]
+    unused: list[Expr] = field(default_factory=list)
+
+
+@dataclass(eq=False)
 class Index(Expr):
     base: Expr
     index: Expr

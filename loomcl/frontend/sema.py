@@ -23,6 +23,7 @@ from .options import BuildOptions
 from .overload import resolve
 from .sema_expr import ExpressionChecker
 from .sema_init import InitializerChecker
+from .sema_printf import PrintfChecker
 from .sema_record import RecordChecker
 from .spelling import closest_name
 
@@ -30,7 +31,7 @@ _TAG_DECLS = (A.RecordDecl, A.EnumDecl)   # checked where they stand, then dropp
 _KERNEL_POINTER_SPACES = (T.AddressSpace.GLOBAL, T.AddressSpace.CONSTANT, T.AddressSpace.LOCAL)
 
 
-class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
+class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker):
     def __init__(self, options: BuildOptions, diags: Diagnostics):
         self.diags = diags
         self.pointee_default = T.AddressSpace.PRIVATE if options.cl_std in ("CL1.0", "CL1.1",
@@ -348,6 +349,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
             return self.error(e, "called object is not a function")
         name = e.callee.name
         decl = self.lookup(name)
+        if decl is None and name == "printf":
+            return self.printf_call(e)
         args = [self.rvalue(a) for a in e.args]
         if isinstance(decl, A.FunctionDecl):
             return self.user_call(e, decl, args)
