@@ -364,7 +364,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker):
         """OpenCL C has no implicit declarations (6.9(e)); suggest a near builtin or function."""
         functions = [n for scope in self.scopes for n, d in scope.items()
                      if isinstance(d, A.FunctionDecl)]
-        suggestion = closest_name(name, functions + builtin_names())
+        suggestion = closest_name(name, functions + builtin_names() + ["printf"])
         hint = f"; did you mean '{suggestion}'?" if suggestion else ""
         return self.error(e, f"use of undeclared function '{name}'{hint}")
 

@@ -171,6 +171,7 @@ class _Run:
         self.steps = 0
         self.work_dim = work_dim
         self.constants = {}  # program-scope globals, shared by all groups
+        self.printed = []  # (format, argument values) of every printf call, in execution order
 
     def variable(self, var, group_storage):
         found = group_storage.get(var)
@@ -636,13 +637,25 @@ def _compile_call(i):
     return lambda fr: (callee, [a(fr) for a in args])
 
 
+def _compile_printf(i):
+    """printf records its format and arguments (the runtime's text is tested end to end) and
+    succeeds."""
+    fmt, args = i.format, [_getter(a) for a in i.args]
+
+    def printf(fr):
+        fr.shared.printed.append((fmt, [a(fr) for a in args]))
+        return 0
+
+    return printf
+
+
 _COMPILE = {
     ins.BinaryOp: _compile_binary, ins.FNeg: _compile_fneg, ins.Compare: _compile_compare,
     ins.Cast: _compile_cast, ins.Select: _compile_select, ins.Alloca: _compile_alloca,
     ins.Load: _compile_load, ins.Store: _compile_store, ins.ElementPtr: _compile_element_ptr,
     ins.FieldPtr: _compile_field_ptr, ins.AtomicRMW: _compile_atomic_rmw, ins.AtomicCmpXchg: _compile_cmpxchg,
     ins.MathCall: _compile_math, ins.WorkItemQuery: _compile_query, ins.Call: _compile_call,
-    ins.Fence: lambda i: (lambda fr: None),
+    ins.Fence: lambda i: (lambda fr: None), ins.Printf: _compile_printf,
 }
 
 
