@@ -527,6 +527,7 @@ class FunctionDecl:
 @dataclass(eq=False)
 class TranslationUnit:
     decls: list["FunctionDecl | VarDecl"]
+    warnings: str = ""  # the rendered warnings of a successful build: the build log
 
     @property
     def functions(self) -> list[FunctionDecl]:
