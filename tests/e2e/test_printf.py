@@ -152,6 +152,21 @@ def test_printf_in_a_loop_and_across_barriers(run_kernel, capsys):
         assert phases == sorted(phases)
 
 
+def test_invariant_printf_in_loops_is_neither_hoisted_nor_merged(run_kernel, capsys):
+    src = r"""kernel void k(int n) {
+        for (int i = 0; i < n; i++) {            // a uniform loop with a barrier: kept as a loop
+            printf("same\n");                  //   around the work-item loops
+            printf("round %d\n", i);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        for (int i = 0; i < 2; i++)
+            printf("again\n");
+    }"""
+    run_kernel(src, "k", (8,), (4,), np.int32(3))
+    lines = capsys.readouterr().out.splitlines()
+    assert Counter(lines) == Counter(["same"] * 24 + [f"round {i}" for i in range(3)] * 8 + ["again"] * 16)
+
+
 def test_printf_in_a_helper_function_and_its_value(run_kernel, capsys):
     src = r"""
     int report(int x) { return printf("x=%d\n", x) + 10; }
