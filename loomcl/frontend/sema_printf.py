@@ -42,7 +42,7 @@ class PrintfChecker:
             return self.error(e, "the format of printf must be a string literal (OpenCL C 6.12.13.2)",
                               literal.loc)
         try:
-            pieces = parse_format(literal.value)
+            pieces = parse_format(literal.value.split(b"\0", 1)[0])  # C's printf stops at a NUL
         except FormatError as err:
             self.diags.error(format_location(literal, err.offset), err.message)
             return self.printf_poisoned(e, args)

@@ -27,6 +27,21 @@ def render(conv: Conversion, value) -> str:
     return _scalar(conv, value)
 
 
+def python_spec(conv: Conversion) -> str | None:
+    """The conversion as a Python `%` spec (lanes joined by commas) where Python's output equals
+    C's for finite values; None where it may not (integer precision, `#` on integers, narrowing
+    length modifiers, `%c`, `%a`, `%p`). The runtime uses it to render whole records at once."""
+    c = conv.conversion
+    if c in "aAcp" or (conv.is_integer and (conv.precision is not None or "#" in conv.flags)) \
+            or (not conv.lanes and conv.length in _NARROW_BITS):
+        return None
+    spec = "%" + conv.flags + (str(conv.width) if conv.width else "")
+    if conv.precision is not None:
+        spec += f".{conv.precision}"
+    spec += c
+    return ",".join([spec] * conv.lanes) if conv.lanes else spec
+
+
 def _scalar(conv: Conversion, value) -> str:
     c = conv.conversion
     if conv.is_integer:
