@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from loomcl.printf import parse_format, render
+from loomcl.printf.render import python_spec
 from loomcl.printf.format_spec import Storage
 
 
@@ -91,3 +92,17 @@ def test_storage_follows_the_conversion():
     assert conversion("%v3lf").storage == Storage("float", 8, 3)
     assert conversion("%c").storage == Storage("int", 4)
     assert conversion("%p").storage == Storage("pointer", 8)
+
+
+@pytest.mark.parametrize("text, value, expected", GLIBC)
+def test_python_templates_agree_with_c_where_they_are_used(text, value, expected):
+    first, *rest = parse_format(text.encode())
+    spec = python_spec(first)
+    if spec is not None and math.isfinite(value):
+        assert (spec % value) + b"".join(rest).decode() == expected
+
+
+def test_python_templates_are_refused_where_python_differs_from_c():
+    for text in ("%.3d", "%#o", "%#x", "%hhd", "%hu", "%c", "%a", "%p"):
+        assert python_spec(conversion(text)) is None, text
+    assert python_spec(conversion("%-8.3v2hlf")) == "%-8.3f,%-8.3f"
