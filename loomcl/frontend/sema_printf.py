@@ -171,19 +171,18 @@ def _vector_length(t: T.Type) -> str:
 
 def _spelled(conv: Conversion) -> str:
     """The C type a conversion expects, for messages."""
-    s = conv.storage
-    if conv.lanes and conv.length:
-        names = {"float": {2: "half", 4: "float", 8: "double"},
-                 "int": {1: "char", 2: "short", 4: "int", 8: "long"}}
-        base = names["float" if s.kind == "float" else "int"][s.lane_bytes]
-        if s.kind == "uint":
-            base = "u" + base
-        return f"{base}{conv.lanes}"
-    if conv.lanes:
+    if conv.lanes and not conv.length:
         return f"{'floating' if conv.is_float else 'integer'} vector of {conv.lanes} lanes"
-    return {"int": "int", "uint": "unsigned int", "float": "double", "pointer": "void *"}[s.kind] \
-        if s.lane_bytes == 4 or s.kind in ("float", "pointer") else \
-        {"int": "long", "uint": "unsigned long"}[s.kind]
+    s = conv.storage
+    if conv.lanes:
+        lane = _LANE_NAMES[s.kind == "float"][s.lane_bytes]
+        return f"{'u' if s.kind == 'uint' else ''}{lane}{conv.lanes}"
+    return _SCALAR_NAMES[(s.kind, s.lane_bytes)]
+
+
+_LANE_NAMES = {False: {1: "char", 2: "short", 4: "int", 8: "long"}, True: {2: "half", 4: "float", 8: "double"}}
+_SCALAR_NAMES = {("int", 4): "int", ("uint", 4): "unsigned int", ("int", 8): "long",
+                 ("uint", 8): "unsigned long", ("float", 8): "double", ("pointer", 8): "void *"}
 
 
 def format_location(literal: A.StringLiteral, offset: int) -> Location:
