@@ -15,7 +15,8 @@ def cmd_info(args) -> int:
         for device in platform.get_devices():
             print(f"  Device: {device.name}")
             for name in ("type", "version", "max_compute_units", "max_work_group_size", "max_work_item_sizes",
-                         "local_mem_size", "global_mem_size", "max_mem_alloc_size", "preferred_vector_width_float"):
+                         "local_mem_size", "global_mem_size", "max_mem_alloc_size", "preferred_vector_width_float",
+                         "printf_buffer_size"):
                 print(f"    {name:<30} {getattr(device, name)}")
     return 0
 

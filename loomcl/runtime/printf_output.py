@@ -130,7 +130,7 @@ class PrintfOutput:
     def flush(self) -> None:
         """Print the records of the launch that just finished (see the module docstring)."""
         texts = self.texts()
-        if texts:
+        if texts and sys.stdout is not None:  # None: a process without a console (pythonw)
             sys.stdout.write(_as_text("".join(texts)))
             sys.stdout.flush()
         dropped = int(self.counters[DROPPED_OFFSET // 8])
@@ -160,7 +160,8 @@ class PrintfOutput:
         if grown > self.capacity:
             self._allocate(grown)
             message += f"; later launches get {grown} bytes"
-        sys.stderr.write(message + "\n")
+        if sys.stderr is not None:
+            sys.stderr.write(message + "\n")
 
 
 def _as_text(chars: str) -> str:
