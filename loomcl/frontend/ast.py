@@ -34,6 +34,8 @@ Contract after `parse_program` (i.e. after sema), which the lowering may rely on
 * `Call.function` is the `FunctionDecl` called (its `.definition` has the body); args are converted
   to the parameter types. `BuiltinCall.builtin` names the builtin (builtins.Builtin) and
   `.overload` the chosen signature; args are converted to its parameter types; `.type` is its result.
+* `PrintfCall`: printf with its format checked (sema_printf.py): `%s` literals written into the
+  format, each argument converted to its conversion's storage type; `.type` is int.
 * `VarRef.decl` is the VarDecl/ParamDecl referred to. Scalars of every kind are read through LOAD.
   A VarRef of a ParamDecl has the parameter's type placed in the private address space.
 * Expressions whose value is discarded (`ExprStmt.expr`, `Comma.left`, `ForStmt.step`) may be
