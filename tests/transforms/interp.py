@@ -778,13 +778,16 @@ def _pad(sizes):
     return tuple(sizes) + (1,) * (3 - len(sizes))
 
 
-def run_work_items(function, args, num_groups, local_size, checked=False, step_limit=DEFAULT_STEP_LIMIT):
+def run_work_items(function, args, num_groups, local_size, checked=False, step_limit=DEFAULT_STEP_LIMIT,
+                   printed=None):
     """OpenCL semantics: every work-item a generator, all advanced to each barrier in turn.
     Returns the number of instructions executed. `checked` adds the legality checks (see the
-    module docstring); `__local` pointer arguments given as numpy arrays count as uninitialized."""
+    module docstring); `__local` pointer arguments given as numpy arrays count as uninitialized.
+    `printed`, a list, receives (format, argument values) of every printf call."""
     work_dim = len(local_size)
     num_groups, local_size = _pad(num_groups), _pad(local_size)
     run = _Run(num_groups, local_size, checked, step_limit, work_dim)
+    run.printed = printed if printed is not None else run.printed
     args = _arguments(args)
     if checked:
         for p, a in zip(function.params, args):
@@ -835,12 +838,14 @@ def _run_group(function, args, run, group, group_index, items_per_group, local_s
         live = still
 
 
-def run_work_groups(function, args, num_groups, step_limit=DEFAULT_STEP_LIMIT, work_dim=None):
-    """Run a work-group-form function once per group; returns the instructions executed."""
+def run_work_groups(function, args, num_groups, step_limit=DEFAULT_STEP_LIMIT, work_dim=None, printed=None):
+    """Run a work-group-form function once per group; returns the instructions executed.
+    `printed` as for run_work_items."""
     work_dim = work_dim or len(num_groups)
     num_groups = _pad(num_groups)
     local_size = function.local_size or (1, 1, 1)
     run = _Run(num_groups, local_size, False, step_limit, work_dim)
+    run.printed = printed if printed is not None else run.printed
     args = _arguments(args)
     for group in _groups(num_groups):
         frame = Frame(function, args, group, _group_storage(function, False), local_size=local_size, shared=run,
