@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import loomcl as cl
+from e2e_helpers import shape
 
 SCALARS = r"""
 kernel void scalars(global const float *special) {
@@ -126,6 +127,16 @@ def test_every_line_of_every_work_item_appears_once_and_whole(run_kernel, capsys
     position = {line: n for n, line in enumerate(lines)}
     for g in range(0, 4096, 7):  # a work-item's own calls stay in program order
         assert position[f"item {g} of group {g // 64}: first"] < position[f"item {g}: second, {g},1,2,3"]
+
+
+def test_every_region_of_a_ragged_ndrange_prints(run_kernel, capsys, variant):
+    global_size, local_size = shape(variant, (96, 4), (32, 2), (100, 5))
+    src = r"""kernel void k(void) {
+        printf("%d,%d\n", (int)get_global_id(0), (int)get_global_id(1));
+    }"""
+    run_kernel(src, "k", global_size, local_size)
+    lines = capsys.readouterr().out.splitlines()
+    assert Counter(lines) == Counter(f"{x},{y}" for x in range(global_size[0]) for y in range(global_size[1]))
 
 
 def test_printf_in_a_loop_and_across_barriers(run_kernel, capsys):
