@@ -4,8 +4,9 @@ launch's printf buffer (printf/record.py), and the call site calls it.
     define internal i32 @loomcl.printf.<id>(ptr %launch, <the arguments>)
 
 The helper reserves the record with one atomic add on the buffer's cursor, so concurrent
-work-items (on any worker thread) write disjoint bytes, then stores the format id, the size and the
-arguments at the offsets `record_layout` gives. A record that does not fit is counted as dropped
+work-items (on any worker thread) write disjoint bytes, then stores the arguments at the offsets
+`record_layout` gives, the size, and the format id last (the runtime zeroes used bytes between
+launches, so a record cut short by a fault reads as the end). A record that does not fit is counted as dropped
 and, where its header fits, marked as the end of the buffer; the call then gives -1. A launch
 without a buffer (`printf_buffer` 0: native code called directly, not through the runtime) prints
 nothing and gives -1. The helper has its own control flow, so the emitter's blocks stay as the IR's.
@@ -58,10 +59,10 @@ def _helper_text(inst: ins.Printf) -> str:
         "  %fits = icmp ule i64 %end, %capacity",
         "  br i1 %fits, label %write, label %full",
         "write:",
-        f"  store i32 {inst.format_id}, ptr %record, align 8",
+        *stores,
         "  %size.addr = getelementptr inbounds i8, ptr %record, i64 4",
         f"  store i32 {size}, ptr %size.addr, align 4",
-        *stores,
+        f"  store i32 {inst.format_id}, ptr %record, align 8",
         "  ret i32 0",
         "full:",
         f"  %dropped.addr = getelementptr inbounds i8, ptr %buffer, i64 {DROPPED_OFFSET}",

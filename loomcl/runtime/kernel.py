@@ -111,18 +111,23 @@ class Kernel:
         if profiling:
             start = now_ns()
         printf = self._printf_output(plan) if self.signature.uses_printf else None
+        try:
+            self._run(plan, args)
+        finally:  # also when the launch fails: what was printed before is what a user debugs with
+            if printf is not None:
+                printf.flush()
+        if profiling:
+            end = now_ns()
+            return Event(queue, _NDRANGE, ProfilingInfo(queued, queued, start, end))
+        return Event(queue, _NDRANGE)
+
+    def _run(self, plan: LaunchPlan, args) -> None:
         pool = get_pool()
         for batch in plan.batches:
             arena = args.place_locals(batch.static_local_bytes) if args.local_indices else batch.static_local_bytes
             if arena - batch.private_bytes > self._local_limit or batch.private_bytes > MAX_PRIVATE_BYTES:
                 self._too_much_memory(arena - batch.private_bytes, batch.private_bytes)
             pool.run(batch.request_pointer, batch.total_groups, arena)
-        if printf is not None:
-            printf.flush()
-        if profiling:
-            end = now_ns()
-            return Event(queue, _NDRANGE, ProfilingInfo(queued, queued, start, end))
-        return Event(queue, _NDRANGE)
 
     def _printf_output(self, plan: LaunchPlan) -> PrintfOutput:
         """The kernel's printf buffer, emptied and given to this launch's plan."""

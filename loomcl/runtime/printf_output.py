@@ -124,6 +124,10 @@ class PrintfOutput:
         self.address = self.memory.ctypes.data
 
     def reset(self) -> None:
+        """Empty the buffer. The bytes the last launch used are zeroed, so that a launch cut short
+        (a fault) leaves an end marker, not an old record, where a call had reserved but not written."""
+        used = min(int(self.counters[CURSOR_OFFSET // 8]), self.capacity)
+        self.memory[DATA_OFFSET:DATA_OFFSET + used] = 0
         self.counters[CURSOR_OFFSET // 8] = 0
         self.counters[DROPPED_OFFSET // 8] = 0
 

@@ -308,3 +308,18 @@ def test_width_mismatches_and_unused_arguments_are_warnings(ctx, queue, capsys):
     assert "warning: data argument not used by format string" in log
     prg.k(queue, (1,), (1,), np.int64((1 << 32) + 5))
     assert capsys.readouterr().out == "5|7\n"
+
+
+def test_a_launch_that_fails_still_prints_what_ran(ctx, queue, capsys, monkeypatch):
+    prg = cl.Program(ctx, r'kernel void k(void) { printf("before the failure\n"); }').build()
+    kernel = prg.k
+    run = kernel._run
+
+    def run_then_fail(plan, args):  # stands for a kernel fault after some work-groups ran
+        run(plan, args)
+        raise OSError("launch failed")
+
+    monkeypatch.setattr(kernel, "_run", run_then_fail)
+    with pytest.raises(OSError):
+        kernel(queue, (2,), (1,))
+    assert capsys.readouterr().out == "before the failure\n" * 2
