@@ -34,6 +34,8 @@ Contract after `parse_program` (i.e. after sema), which the lowering may rely on
 * `Call.function` is the `FunctionDecl` called (its `.definition` has the body); args are converted
   to the parameter types. `BuiltinCall.builtin` names the builtin (builtins.Builtin) and
   `.overload` the chosen signature; args are converted to its parameter types; `.type` is its result.
+* `PrintfCall`: printf with its format checked (sema_printf.py): `%s` literals written into the
+  format, each argument converted to its conversion's storage type; `.type` is int.
 * `VarRef.decl` is the VarDecl/ParamDecl referred to. Scalars of every kind are read through LOAD.
   A VarRef of a ParamDecl has the parameter's type placed in the private address space.
 * Expressions whose value is discarded (`ExprStmt.expr`, `Comma.left`, `ForStmt.step`) may be
@@ -276,6 +278,17 @@ class BuiltinCall(Expr):
     builtin: object          # builtins.Builtin
     overload: object         # builtins.Overload
     args: list[Expr]
+
+
+@dataclass(eq=False)
+class PrintfCall(Expr):
+    """printf (OpenCL C 6.12.13) checked by sema: `format` with every `%s` of a literal string
+    already written in, `args` converted to their conversions' storage types (printf/format_spec.py),
+    `unused` the extra arguments, evaluated for their effects only."""
+
+    format: bytes
+    args: list[Expr]
+    unused: list[Expr] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -526,6 +539,7 @@ class FunctionDecl:
 @dataclass(eq=False)
 class TranslationUnit:
     decls: list["FunctionDecl | VarDecl"]
+    warnings: str = ""  # the rendered warnings of a successful build: the build log
 
     @property
     def functions(self) -> list[FunctionDecl]:

@@ -50,6 +50,9 @@ def format_expr(e: A.Expr, implicit: bool = False) -> str:
         return f"{f(e.callee)}({', '.join(map(f, e.args))})"
     if isinstance(e, A.BuiltinCall):
         return f"{e.overload.name}({', '.join(map(f, e.args))})"
+    if isinstance(e, A.PrintfCall):
+        args = [A.StringLiteral(e.loc, e.format), *e.args, *e.unused]
+        return f"printf({', '.join(map(f, args))})"
     if isinstance(e, A.Index):
         return f"{f(e.base)}[{f(e.index)}]"
     if isinstance(e, A.SizeOf):

@@ -23,6 +23,7 @@ from .options import BuildOptions
 from .overload import resolve
 from .sema_expr import ExpressionChecker
 from .sema_init import InitializerChecker
+from .sema_printf import PrintfChecker
 from .sema_record import RecordChecker
 from .spelling import closest_name
 
@@ -30,7 +31,7 @@ _TAG_DECLS = (A.RecordDecl, A.EnumDecl)   # checked where they stand, then dropp
 _KERNEL_POINTER_SPACES = (T.AddressSpace.GLOBAL, T.AddressSpace.CONSTANT, T.AddressSpace.LOCAL)
 
 
-class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
+class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker):
     def __init__(self, options: BuildOptions, diags: Diagnostics):
         self.diags = diags
         self.pointee_default = T.AddressSpace.PRIVATE if options.cl_std in ("CL1.0", "CL1.1",
@@ -355,6 +356,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
             return self.error(e, "called object is not a function")
         name = e.callee.name
         decl = self.lookup(name)
+        if decl is None and name == "printf":
+            return self.printf_call(e)
         args = [self.rvalue(a) for a in e.args]
         if isinstance(decl, A.FunctionDecl):
             return self.user_call(e, decl, args)
@@ -368,7 +371,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
         """OpenCL C has no implicit declarations (6.9(e)); suggest a near builtin or function."""
         functions = [n for scope in self.scopes for n, d in scope.items()
                      if isinstance(d, A.FunctionDecl)]
-        suggestion = closest_name(name, functions + builtin_names())
+        suggestion = closest_name(name, functions + builtin_names() + ["printf"])
         hint = f"; did you mean '{suggestion}'?" if suggestion else ""
         return self.error(e, f"use of undeclared function '{name}'{hint}")
 

@@ -331,6 +331,13 @@ class ExpressionLowering:
     def _builtin_call(self, e: A.BuiltinCall) -> Value | None:
         return self.builtin(e)
 
+    def _printf(self, e: A.PrintfCall) -> Value:
+        args = [self.value(a) for a in e.args]
+        for extra in e.unused:  # evaluated, not printed (6.12.13.2)
+            self.value(extra)
+        format_id = self.program.module.printf_format_id(e.format)
+        return self.b.insert(ins.Printf(format_id, e.format, args))
+
 
 _VALUE_HANDLERS = {
     A.IntLiteral: ExpressionLowering._int_literal,
@@ -352,6 +359,7 @@ _VALUE_HANDLERS = {
     A.Cast: ExpressionLowering._cast,
     A.Call: ExpressionLowering._call,
     A.BuiltinCall: ExpressionLowering._builtin_call,
+    A.PrintfCall: ExpressionLowering._printf,
     A.VectorLiteral: lambda self, e: self._vector_literal(e),
     A.Swizzle: lambda self, e: self._swizzle(e),
     A.VectorIndex: lambda self, e: self._vector_index(e),

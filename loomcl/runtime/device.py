@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..version import __version__ as VERSION
 from . import host_info
+from .printf_output import BUFFER_BYTES as PRINTF_BUFFER_BYTES
 from .constants import (
     command_queue_properties,
     device_exec_capabilities,
@@ -76,7 +77,7 @@ class Device:
     extensions = EXTENSIONS
     built_in_kernels = ""
     reference_count = 1
-    printf_buffer_size = 0
+    printf_buffer_size = PRINTF_BUFFER_BYTES  # a kernel's first; it grows after an overflow
 
     def __init__(self, platform) -> None:
         self.platform = platform
