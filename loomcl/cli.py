@@ -31,6 +31,7 @@ def device_summary(cl, device) -> list[tuple[str, str]]:
         ("local memory", _bytes(device.local_mem_size)),
         ("global memory", f"{_bytes(device.global_mem_size)} (one buffer at most {_bytes(device.max_mem_alloc_size)})"),
         ("SIMD width", f"{device.preferred_vector_width_float} floats, {device.preferred_vector_width_double} doubles"),
+        ("printf buffer", f"{_bytes(device.printf_buffer_size)} per kernel, grows after an overflow"),
         ("extensions", device.extensions),
     ]
 

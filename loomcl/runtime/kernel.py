@@ -28,6 +28,7 @@ from .event import Event, ProfilingInfo, check_wait_list, now_ns
 from .launch_errors import raise_launch_failure
 from .launch_plan import LaunchPlan
 from .pool import get_pool
+from .printf_output import PrintfOutput
 
 ROUTINE = ndrange.ROUTINE
 MAX_CACHED_PLANS = 64
@@ -69,6 +70,7 @@ class Kernel:
         # step for concurrent callers
         self._lock = threading.Lock()
         self._local_limit = program.context.devices[0].local_mem_size
+        self._printf: PrintfOutput | None = None
 
     @property
     def context(self):
@@ -123,6 +125,18 @@ class Kernel:
             args.check_complete(ROUTINE)
         if profiling:
             start = now_ns()
+        printf = self._printf_output(plan) if self.signature.uses_printf else None
+        try:
+            self._run(plan, args)
+        finally:  # also when the launch fails: what was printed before is what a user debugs with
+            if printf is not None:
+                printf.flush()
+        if profiling:
+            end = now_ns()
+            return Event(queue, _NDRANGE, ProfilingInfo(queued, queued, start, end))
+        return Event(queue, _NDRANGE)
+
+    def _run(self, plan: LaunchPlan, args) -> None:
         pool = get_pool()
         for batch in plan.batches:
             arena = args.place_locals(batch.static_local_bytes) if args.local_indices else batch.static_local_bytes
@@ -131,10 +145,14 @@ class Kernel:
             failure = pool.run(batch.request_pointer, batch.total_groups, arena)
             if failure is not None:
                 raise_launch_failure(failure, self.function_name)
-        if profiling:
-            end = now_ns()
-            return Event(queue, _NDRANGE, ProfilingInfo(queued, queued, start, end))
-        return Event(queue, _NDRANGE)
+
+    def _printf_output(self, plan: LaunchPlan) -> PrintfOutput:
+        """The kernel's printf buffer, emptied and given to this launch's plan."""
+        if self._printf is None:
+            self._printf = PrintfOutput(self.function_name, self._compiled.module.printf_formats)
+        self._printf.reset()
+        plan.use_printf_buffer(self._printf.address)
+        return self._printf
 
     def _lookup(self, queue, global_size, local_size, global_offset, g_times_l, allow_empty) -> LaunchPlan | None:
         """The cached plan for these sizes; built (and the sizes checked) on a miss."""
