@@ -256,3 +256,20 @@ def test_sigbus_from_a_truncated_mapped_file(ctx, queue, prg, tmp_path):
     address = int(message.split("at address ")[1].split(";")[0], 16)
     assert buf.int_ptr <= address < buf.int_ptr + 4 * N  # the first page some participant touched
     assert np.array_equal(launch_far_write(ctx, queue, prg, -1), np.arange(N))
+
+
+def test_what_a_faulting_kernel_printed_before_the_fault_is_printed(ctx, queue, capsys):
+    program = cl.Program(ctx, """
+    __kernel void say_then_fault(__global int *p) {
+        if (get_global_id(0) == 0) printf("before the fault: %d\\n", 42);
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        if (get_global_id(0) == 0) p[1L << 40] = 1;
+    }""").build()
+    before = pool.get_thread_count()
+    pool.set_thread_count(1)
+    try:
+        with pytest.raises(cl.KernelFaultError, match="kernel 'say_then_fault' faulted: SIGSEGV"):
+            program.say_then_fault(queue, (64,), (64,), cl.Buffer(ctx, mf.READ_WRITE, 4 * 64))
+    finally:
+        pool.set_thread_count(before)
+    assert capsys.readouterr().out == "before the fault: 42\n"
