@@ -188,6 +188,7 @@ class Kernel:
         ids_fit_int = all(o + g <= INT_MAX for o, g in zip(offset, global_size))
         plan = LaunchPlan(global_size, local, offset, lambda size: self._function(size, ids_fit_int),
                           self._args.address)
+        get_pool().warm_up(max(batch.total_groups for batch in plan.batches))
         if len(self._plans) >= MAX_CACHED_PLANS:
             self._plans.clear()
         self._plans[key] = plan

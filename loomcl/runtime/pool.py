@@ -117,6 +117,16 @@ class WorkerPool:
                 return LaunchFailure(status, self._native.last_fault() if status == STATUS_FAULT else None)
         return None
 
+    def warm_up(self, total_groups: int) -> None:
+        """Do now what the first launch of `total_groups` groups would do before running them (the
+        JIT of the native pool, the arenas, the worker threads), so a profiled launch times only
+        its kernel."""
+        if self._native is None or self._workers_wanted and total_groups > 1:
+            with self._lock:
+                self._prepare(0, total_groups)
+        if not hasattr(self._guarded_threads, "ready"):
+            self._guard_thread()
+
     def _guard_thread(self) -> None:
         """Give a thread that launches an alternate signal stack (a stack overflow in its kernel
         code is then caught too)."""
