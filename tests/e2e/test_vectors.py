@@ -317,3 +317,27 @@ def test_integer_and_relational_library_on_vectors(run_kernel, options, rng):
     np.testing.assert_array_equal(out[3::4][1:], np.where(y < 0, -x, x)[1:] + mixed[1:].astype(np.int32))
     np.testing.assert_array_equal(flags[0::2], (x < 0).any(1))
     np.testing.assert_array_equal(flags[1::2], (x > -1000).all(1))
+
+
+def test_constant_vectors_at_program_scope(run_kernel, options):
+    src = """
+    __constant float4 table[2] = {(float4)(1.0f, 2.0f, 3.0f, 4.0f), (float4)(5.0f)};
+    __constant int2 pair = (int2)(1, 2);
+    typedef struct { float3 p; int2 q; } S;
+    __constant S s[2] = {{(float3)(1.0f, 2.0f, 3.0f), (int2)(7)}, {(float3)(4.0f), (int2)(8, 9)}};
+    __kernel void k(__global float4 *out, __global float *sums)
+    {
+        int i = get_global_id(0);
+        out[i] = table[i] + (float)pair.y;
+        sums[i] = s[i].p.x + s[i].p.z + s[i].q.y;
+    }"""
+    out, sums = run_kernel(src, "k", (2,), (2,), np.zeros((2, 4), np.float32), np.zeros(2, np.float32),
+                           options=options)
+    assert out.tolist() == [[3, 4, 5, 6], [7, 7, 7, 7]] and sums.tolist() == [11, 17]
+
+
+def test_a_constant_vector_needs_constant_lanes():
+    src = "__constant float4 t = (float4)(1.0f, get_work_dim(), 2.0f, 3.0f);\n__kernel void k() {}"
+    with pytest.raises(cl.RuntimeError) as error:
+        cl.Program(cl.create_some_context(), src).build()
+    assert "initializer element is not a compile-time constant" in str(error.value)

@@ -195,6 +195,9 @@ def _scalar_layout(t, offset=0):
     if isinstance(t, ty.ArrayType):
         for k in range(t.count):
             yield from _scalar_layout(t.element, offset + k * t.element.size)
+    elif isinstance(t, ty.VectorType):
+        for k in range(t.count):
+            yield offset + k * t.element.size, t.element
     elif isinstance(t, ty.StructType):
         for field, field_offset in zip(t.fields, t.offsets):
             yield from _scalar_layout(field, offset + field_offset)
