@@ -105,7 +105,7 @@ def _build(source: str, options: str, filename: str) -> CompiledProgram:
     unit = frontend.parse_program(source, build_options, filename)
     module = lower_program(unit)
     kernels = {decl.name: kernel_signature(decl) for decl in unit.kernels}
-    return CompiledProgram(module, kernels, compiler_options)
+    return CompiledProgram(module, kernels, compiler_options.with_build_options(build_options))
 
 
 def _check_pass_names(options: CompilerOptions) -> None:
