@@ -26,7 +26,8 @@ class MacroOption:
 class BuildOptions:
     macros: tuple[MacroOption, ...] = ()
     include_dirs: tuple[str, ...] = ()
-    cl_std: str = "CL2.0"
+    cl_std: str | None = None
+    """-cl-std's version, or None when not given (OpenCL C 1.2, the device's; predefined.py)."""
     fast_relaxed_math: bool = False
     mad_enable: bool = False
     no_signed_zeros: bool = False

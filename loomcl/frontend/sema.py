@@ -33,6 +33,9 @@ _KERNEL_POINTER_SPACES = (T.AddressSpace.GLOBAL, T.AddressSpace.CONSTANT, T.Addr
 class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
     def __init__(self, options: BuildOptions, diags: Diagnostics):
         self.diags = diags
+        # An explicit -cl-std=CL1.x is strict: unqualified pointees are private. Otherwise they are
+        # generic (OpenCL C 2.0), which loomcl also accepts in its default 1.2 mode: every valid
+        # 1.2 program means the same, since all address spaces are one memory on a CPU.
         self.pointee_default = T.AddressSpace.PRIVATE if options.cl_std in ("CL1.0", "CL1.1",
                                                                             "CL1.2") \
             else T.AddressSpace.GENERIC
