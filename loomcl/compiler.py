@@ -127,7 +127,7 @@ def _build(source: str, options: str, filename: str) -> CompiledProgram:
     module = lower_program(unit)
     kernels = {decl.name: kernel_signature(decl) for decl in unit.kernels}
     return CompiledProgram(module, kernels, compiler_options.with_build_options(build_options),
-                           arg_info=build_options.kernel_arg_info)
+                           build_log=unit.build_log, arg_info=build_options.kernel_arg_info)
 
 
 def _check_pass_names(options: CompilerOptions) -> None:

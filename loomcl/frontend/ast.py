@@ -516,6 +516,8 @@ class FunctionDecl:
 @dataclass(eq=False)
 class TranslationUnit:
     decls: list["FunctionDecl | VarDecl"]
+    build_log: str = ""
+    """The warnings of a successful build, rendered as clang does (empty when there were none)."""
 
     @property
     def functions(self) -> list[FunctionDecl]:

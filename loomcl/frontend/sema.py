@@ -24,13 +24,14 @@ from .overload import resolve
 from .sema_expr import ExpressionChecker
 from .sema_init import InitializerChecker
 from .sema_record import RecordChecker
+from .sema_warnings import WarningChecker
 from .spelling import closest_name
 
 _TAG_DECLS = (A.RecordDecl, A.EnumDecl)   # checked where they stand, then dropped from the AST
 _KERNEL_POINTER_SPACES = (T.AddressSpace.GLOBAL, T.AddressSpace.CONSTANT, T.AddressSpace.LOCAL)
 
 
-class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
+class Sema(ExpressionChecker, InitializerChecker, RecordChecker, WarningChecker):
     def __init__(self, options: BuildOptions, diags: Diagnostics):
         self.diags = diags
         # An explicit -cl-std=CL1.x is strict: unqualified pointees are private. Otherwise they are
@@ -46,6 +47,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
         self.calls: list[tuple[A.FunctionDecl, A.Call]] = []   # (caller, call) for linking
         self.labels: dict[str, A.LabelStmt] = {}   # of the function being checked
         self.gotos: list[A.GotoStmt] = []
+        self.used: set = set()        # declarations some expression names (sema_warnings)
 
     # ---- scopes -------------------------------------------------------------------------------
     def lookup(self, name: str):
@@ -161,7 +163,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
                 self.declare(p.name, p, p.loc)
         for item in f.body.items:
             self.stmt(item)
-        self.scopes.pop()
+        self.pop_scope()
         self.link_gotos()
         self.function = None
 
@@ -219,7 +221,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
         self.scopes.append({})
         for item in s.items:
             self.stmt(item)
-        self.scopes.pop()
+        self.pop_scope()
 
     def stmt_DeclStmt(self, s: A.DeclStmt) -> None:
         for d in s.decls:
@@ -233,6 +235,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
 
     def stmt_ExprStmt(self, s: A.ExprStmt) -> None:
         s.expr = self.check(s.expr)
+        self.warn_unused_result(s.expr)
 
     def stmt_NullStmt(self, s: A.NullStmt) -> None:
         pass
@@ -265,7 +268,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
         if s.step is not None:
             s.step = self.check(s.step)
         self.loop_body(s, s.body)
-        self.scopes.pop()
+        self.pop_scope()
 
     def stmt_SwitchStmt(self, s: A.SwitchStmt) -> None:
         s.cond = self.rvalue(s.cond)

@@ -115,6 +115,7 @@ class ExpressionChecker(VectorChecker):
         if isinstance(decl, A.EnumConstant):
             return self.enum_constant_ref(e, decl)
         e.decl, e.type, e.lvalue = decl, decl.type, True
+        self.note_use(decl)
         if isinstance(decl, A.ParamDecl):  # parameters are private variables
             e.type = T.with_address_space(decl.type, T.AddressSpace.PRIVATE)
         return e

@@ -37,7 +37,7 @@ from .event import Event, wait_for_events
 from .kernel import Kernel, enqueue_nd_range_kernel
 from .local_memory import LocalMemory
 from .platform import Platform, get_platforms
-from .program import Program
+from .program import CompilerWarning, Program, compiler_output
 from .transfer import enqueue_barrier, enqueue_copy, enqueue_fill_buffer, enqueue_marker
 
 __all__ = [name for name, value in globals().items() if not name.startswith("_") and not isinstance(value, _ModuleType)]
