@@ -19,6 +19,7 @@ from . import ast as A
 from . import types as T
 from .source import Location
 from .tokens import Token, TokenKind
+from .unsupported import PIPE_KEYWORD, PIPES, TYPES as UNSUPPORTED_TYPES, message as unsupported
 
 _TYPE_WORDS = {"void", "bool", "_Bool", "char", "short", "int", "long", "signed", "unsigned",
                "float", "double", "half"}
@@ -90,6 +91,13 @@ class DeclarationParser:
             if tok.kind is TokenKind.IDENT and not words and named is None \
                     and self.typedef_named(tok) is not None:
                 named = self.typedef_named(self.next())
+                if tok.text in UNSUPPORTED_TYPES and named.is_error:
+                    self.diags.error(tok.loc, unsupported(tok.text, UNSUPPORTED_TYPES[tok.text]), len(tok.text))
+            elif tok.kind is TokenKind.IDENT and tok.text == PIPE_KEYWORD and not words and named is None \
+                    and self.is_type_name(self.peek(1)):
+                self.diags.error(self.next().loc, unsupported(PIPE_KEYWORD, PIPES), len(PIPE_KEYWORD))
+                self.declspec()  # the packet type
+                named = T.ERROR
             elif tok.kind is not TokenKind.KEYWORD or tok.text not in _SPECIFIER_WORDS:
                 break
             elif tok.text in ("struct", "union", "enum"):

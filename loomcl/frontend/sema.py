@@ -26,6 +26,7 @@ from .sema_init import InitializerChecker
 from .sema_record import RecordChecker
 from .sema_warnings import WarningChecker
 from .spelling import closest_name
+from . import unsupported
 
 _TAG_DECLS = (A.RecordDecl, A.EnumDecl)   # checked where they stand, then dropped from the AST
 _KERNEL_POINTER_SPACES = (T.AddressSpace.GLOBAL, T.AddressSpace.CONSTANT, T.AddressSpace.LOCAL)
@@ -194,6 +195,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, WarningChecker)
 
     def variable_space(self, d: A.VarDecl, program_scope: bool) -> T.AddressSpace | None:
         """The address space of a variable, after checking OpenCL C 6.5's placement rules."""
+        if d.type.is_error:
+            return None  # its type was reported (such as a sampler, which has rules of its own)
         space = d.type.address_space
         if program_scope:
             if space is not T.AddressSpace.CONSTANT:
@@ -364,7 +367,11 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, WarningChecker)
         return self.error(e, f"called object type '{decl.type}' is not a function")
 
     def undeclared_function(self, e: A.Call, name: str) -> A.Expr:
-        """OpenCL C has no implicit declarations (6.9(e)); suggest a near builtin or function."""
+        """OpenCL C has no implicit declarations (6.9(e)); name the unimplemented feature the
+        function belongs to, or suggest a near builtin or function."""
+        feature = unsupported.function_feature(name)
+        if feature is not None:
+            return self.error(e, unsupported.message(name, feature))
         functions = [n for scope in self.scopes for n, d in scope.items()
                      if isinstance(d, A.FunctionDecl)]
         suggestion = closest_name(name, functions + builtin_names())
