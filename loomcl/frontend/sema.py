@@ -364,6 +364,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, WarningChecker)
             return self.builtin_call(e, name, args)
         if decl is None:
             return self.undeclared_function(e, name)
+        if decl.type.is_error:  # already reported where it was declared
+            return _poisoned(e)
         return self.error(e, f"called object type '{decl.type}' is not a function")
 
     def undeclared_function(self, e: A.Call, name: str) -> A.Expr:

@@ -101,3 +101,22 @@ def test_every_table_entry_has_a_feature_sentence():
     for table in (unsupported.TYPES, unsupported.FUNCTIONS, unsupported.CONSTANTS):
         for name, feature in table.items():
             assert feature.endswith((" is", " are")), (name, feature)
+
+
+def test_block_variables_are_named_too():
+    assert errors("kernel void k(global int *a) { int (^b)(int) = ^(int x) { return x; }; a[0] = b(1); }") == [
+        "'^': blocks (device-side enqueue) are not supported by loomcl yet",
+        "'^': blocks (device-side enqueue) are not supported by loomcl yet"]
+
+
+def test_static_function_scope_variables_are_refused_rather_than_made_private():
+    log = compile_log("kernel void k(global int *a) {\n    static int calls = 0;\n    a[0] = ++calls;\n}")
+    assert log == ("t.cl:2:5: error: variables in function scope cannot be declared static\n"
+                   "    static int calls = 0;\n"
+                   "    ^")
+    compile_ok("static int twice(int x) { return 2 * x; }\nkernel void k(global int *a) { a[0] = twice(1); }")
+
+
+def test_variadic_functions_are_refused_as_clang_does():
+    assert errors("int f(int x, ...) { return x; }\nkernel void k(global int *a) { a[0] = f(1); }") == [
+        "invalid prototype, variadic arguments are not allowed in OpenCL"]
