@@ -170,3 +170,12 @@ def test_fast_relaxed_math_keeps_the_builtins_within_the_specs_bounds(ctx, queue
     for column, reference, bound in ((4, truth, 3), (5, 1 / truth, 2)):
         ulps = np.abs(fast[:, column] - reference) / np.spacing(reference.astype(np.float32))
         assert ulps.max() <= bound, (column, ulps.max())
+
+
+def test_single_precision_constant_makes_unsuffixed_literals_float(ctx, queue):
+    src = "__kernel void k(__global float *a) { int i = get_global_id(0); a[i] = a[i] * 0.1; }"
+    assert "double" in llvm_text(src, "")  # a float times a double literal computes in double
+    assert "double" not in llvm_text(src, "-cl-single-precision-constant")
+    x = np.float32([3.0, 7.0])
+    out, = launch(ctx, queue, src, "k", (2,), None, x.copy(), options="-cl-single-precision-constant")
+    np.testing.assert_array_equal(out, x * np.float32(0.1))
