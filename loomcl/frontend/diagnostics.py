@@ -76,15 +76,15 @@ class Diagnostics:
     def error(self, location: Location, message: str, length: int = 1) -> None:
         self.messages.append(Diagnostic(Severity.ERROR, location, message, length))
 
-    def warning(self, location: Location, message: str, flag: str, length: int = 1) -> None:
+    def warning(self, location: Location, message: str, flag: str | None = None, length: int = 1) -> None:
         """A warning named, as clang names it, by its flag: `unused-value` shows as
         "[-Wunused-value]", or "[-Werror,-Wunused-value]" when -Werror makes it an error."""
         if self.suppress_warnings:
             return
-        if self.warnings_as_errors:
-            self.messages.append(Diagnostic(Severity.ERROR, location, f"{message} [-Werror,-W{flag}]", length))
-        else:
-            self.messages.append(Diagnostic(Severity.WARNING, location, f"{message} [-W{flag}]", length))
+        severity = Severity.ERROR if self.warnings_as_errors else Severity.WARNING
+        if flag is not None:
+            message += f" [-Werror,-W{flag}]" if self.warnings_as_errors else f" [-W{flag}]"
+        self.messages.append(Diagnostic(severity, location, message, length))
 
     def note(self, location: Location | None, message: str) -> None:
         location = location or BUILTIN_LOCATION
