@@ -79,3 +79,14 @@ def test_print_after_an_unknown_pass_lists_the_passes(kernel_file, capsys):
     err = capsys.readouterr().err
     assert "unknown pass 'fold-guards' for --print-after" in err
     assert "the passes are inline, mem2reg, scalarize-vectors, simplify, " in err and "fold-local-id-guards" in err and "(or all)" in err
+
+
+@pytest.mark.parametrize("emit", ["ast", "ir"])
+def test_build_prints_warnings_to_stderr_and_succeeds(tmp_path, capsys, emit):
+    path = tmp_path / "w.cl"
+    path.write_text("kernel void k(global int *a) {\n    int spare;\n    a[0] = 1;\n}\n")
+    assert main(["build", str(path), "--emit", emit]) == 0
+    err = capsys.readouterr().err
+    assert err == f"{path}:2:9: warning: unused variable 'spare' [-Wunused-variable]\n    int spare;\n        ^\n"
+    assert main(["build", str(path), "--emit", emit, "--options=-Werror"]) == 1
+    assert "error: unused variable 'spare' [-Werror,-Wunused-variable]" in capsys.readouterr().err
