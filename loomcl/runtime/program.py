@@ -52,7 +52,7 @@ class CompilerWarning(UserWarning):
 
 def compiler_output(text: str) -> None:
     """Report a non-empty build log as pyopencl does (its users' warning filters carry over)."""
-    if os.environ.get("PYOPENCL_COMPILER_OUTPUT", "0").lower() in ("1", "true", "yes", "on"):
+    if os.environ.get("PYOPENCL_COMPILER_OUTPUT", "0").lower() in ("1", "y", "yes", "t", "true", "on"):
         warnings.warn(text, CompilerWarning, stacklevel=3)
     else:
         warnings.warn("Non-empty compiler output encountered. Set the environment variable "
