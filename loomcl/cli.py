@@ -31,6 +31,7 @@ def device_summary(cl, device) -> list[tuple[str, str]]:
         ("local memory", _bytes(device.local_mem_size)),
         ("global memory", f"{_bytes(device.global_mem_size)} (one buffer at most {_bytes(device.max_mem_alloc_size)})"),
         ("SIMD width", f"{device.preferred_vector_width_float} floats, {device.preferred_vector_width_double} doubles"),
+        ("printf buffer", f"{_bytes(device.printf_buffer_size)} per kernel, grows after an overflow"),
         ("extensions", device.extensions),
     ]
 
@@ -110,7 +111,7 @@ def cmd_build(args) -> int:
     try:
         if args.emit == "ast":
             unit = frontend.parse_program(source, frontend.parse_options(options), args.file)
-            _print_warnings(unit.build_log)
+            _print_warnings(unit.warnings)
             print(format_tree(unit))
             return 0
         program = compiler.build(source, options, args.file)

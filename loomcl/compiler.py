@@ -71,8 +71,28 @@ def type_qualifiers(t: ft.Type) -> frozenset[str]:
         ("restrict", t.quals.restrict), ("volatile", pointee.volatile)) if on)
 
 
-def kernel_signature(decl: ast.FunctionDecl) -> KernelSignature:
-    return KernelSignature(decl.name, tuple(kernel_param(p) for p in decl.params), decl.reqd_work_group_size)
+def kernel_signature(decl: ast.FunctionDecl, module=None) -> KernelSignature:
+    uses_printf = module is not None and calls_printf(module, module.functions[decl.name])
+    return KernelSignature(decl.name, tuple(kernel_param(p) for p in decl.params), decl.reqd_work_group_size,
+                           uses_printf)
+
+
+def calls_printf(module, function) -> bool:
+    """Whether `function` or a function it calls (all are inlined later) calls printf."""
+    from .ir import instructions as ins
+
+    seen, pending = set(), [function]
+    while pending:
+        f = pending.pop()
+        if f.name in seen:
+            continue
+        seen.add(f.name)
+        for inst in f.instructions():
+            if isinstance(inst, ins.Printf):
+                return True
+            if isinstance(inst, ins.Call):
+                pending.append(inst.callee)
+    return False
 
 
 @dataclass
@@ -125,9 +145,9 @@ def _build(source: str, options: str, filename: str) -> CompiledProgram:
     build_options = frontend.parse_options(rest)
     unit = frontend.parse_program(source, build_options, filename)
     module = lower_program(unit)
-    kernels = {decl.name: kernel_signature(decl) for decl in unit.kernels}
+    kernels = {decl.name: kernel_signature(decl, module) for decl in unit.kernels}
     return CompiledProgram(module, kernels, compiler_options.with_build_options(build_options),
-                           build_log=unit.build_log, arg_info=build_options.kernel_arg_info)
+                           build_log=unit.warnings, arg_info=build_options.kernel_arg_info)
 
 
 def _check_pass_names(options: CompilerOptions) -> None:

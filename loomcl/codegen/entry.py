@@ -21,7 +21,7 @@ from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Function
 from ..options import CompilerOptions
-from .abi import LAUNCH_FIELDS, LOCAL_ALIGN, PRIVATE_ARENA_THRESHOLD, KernelSignature, ParamKind
+from .abi import LAUNCH_FIELDS, LAUNCH_SCALAR_FIELDS, LOCAL_ALIGN, PRIVATE_ARENA_THRESHOLD, KernelSignature, ParamKind
 from .errors import CodegenError
 from .llvm_emitter import BodyEnvironment, FunctionEmitter, callee_symbol
 from .llvm_module import LAUNCH_TYPE, ModuleText, quote
@@ -73,7 +73,7 @@ def build_kernel_module(function: Function, params: KernelSignature | list[Param
 
 
 def _launch_field_types() -> list[str]:
-    return ["i64" if name == "work_dim" else "[3 x i64]" for name in LAUNCH_FIELDS]
+    return ["i64" if name in LAUNCH_SCALAR_FIELDS else "[3 x i64]" for name in LAUNCH_FIELDS]
 
 
 # -- parameters and __local layout ------------------------------------------------------------------

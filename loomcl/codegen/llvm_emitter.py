@@ -12,7 +12,7 @@ What it guarantees of the output:
   independent. `vectorize.enable` is left out: across the benchmark's 31 kernels it changed no
   vectorization decision, and where LLVM declines it made LLVM print "loop not vectorized" warnings
   to the user's stderr. Atomics get no access group: work-items do race on them;
-* group ids, launch fields and `__local` variables come from a `BodyEnvironment` (the work-group body)
+* group ids, launch fields (printf's buffer too) and `__local` variables come from a `BodyEnvironment` (the work-group body)
   and raise in plain functions; `local_id`, `local_size` and `barrier` must not reach code generation.
 
 Value names follow the IR's names where they are plain identifiers, numbered `%vN` otherwise.
@@ -30,6 +30,7 @@ from ..options import CompilerOptions
 from .errors import CodegenError
 from .llvm_math import emit_math
 from .llvm_module import LAUNCH_TYPE, ModuleText, quote
+from .llvm_printf import printf_helper
 from .llvm_types import format_constant, llvm_type
 
 _QUERY_FIELDS = {
@@ -402,6 +403,13 @@ class FunctionEmitter:
                        f"i64 0, i32 {index}{dims}")
         self.emit_line(f"{self.ref(inst)} = load i64, ptr {address}, align 8, !invariant.load !{{}}")
 
+    def printf(self, inst: ins.Printf) -> None:
+        if self.env is None:
+            raise CodegenError(f"printf in @{self.function.name}, outside a work-group body")
+        helper = printf_helper(self.module, inst)
+        args = ", ".join([f"ptr {self.env.launch}"] + [self.typed(a) for a in inst.args])
+        self.emit_line(f"{self.ref(inst)} = call i32 {helper}({args})")
+
     def barrier(self, inst: ins.Barrier) -> None:
         raise CodegenError(f"barrier reached code generation in @{self.function.name}: "
                            "the work-group transforms must remove every barrier")
@@ -470,6 +478,7 @@ _HANDLERS = {
     ins.MathCall: FunctionEmitter.math,
     ins.WorkItemQuery: FunctionEmitter.query,
     ins.Barrier: FunctionEmitter.barrier,
+    ins.Printf: FunctionEmitter.printf,
     ins.ExtractElement: FunctionEmitter.extract_element,
     ins.InsertElement: FunctionEmitter.insert_element,
     ins.ShuffleVector: FunctionEmitter.shuffle_vector,

@@ -23,6 +23,7 @@ from .options import BuildOptions
 from .overload import resolve
 from .sema_expr import ExpressionChecker
 from .sema_init import InitializerChecker
+from .sema_printf import PrintfChecker
 from .sema_record import RecordChecker
 from .sema_warnings import WarningChecker
 from .spelling import closest_name
@@ -32,7 +33,7 @@ _TAG_DECLS = (A.RecordDecl, A.EnumDecl)   # checked where they stand, then dropp
 _KERNEL_POINTER_SPACES = (T.AddressSpace.GLOBAL, T.AddressSpace.CONSTANT, T.AddressSpace.LOCAL)
 
 
-class Sema(ExpressionChecker, InitializerChecker, RecordChecker, WarningChecker):
+class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, WarningChecker):
     def __init__(self, options: BuildOptions, diags: Diagnostics):
         self.diags = diags
         # An explicit -cl-std=CL1.x is strict: unqualified pointees are private. Otherwise they are
@@ -125,10 +126,12 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, WarningChecker)
 
     def check_signature(self, f: A.FunctionDecl) -> None:
         f.result_type = self.resolve_type(f.result_type, f.loc)
+        self.refuse_half_declaration(f.result_type, f.loc, "function return value")
         for p in f.params:
             if f.is_kernel:
                 self.check_kernel_param(p)
             p.type = self.resolve_type(p.type, p.loc)
+            self.refuse_half_declaration(p.type, p.loc, "function parameter")
         if f.is_kernel and not f.result_type.is_void:
             self.diags.error(f.loc, "function with '__kernel' attribute must have a void return "
                                     "type")
@@ -140,6 +143,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, WarningChecker)
                                     "'__global', '__constant', or '__local' address space")
         elif p.type.unqualified() == T.BOOL:
             self.diags.error(p.loc, "kernel parameter cannot be declared as a bool")
+        elif p.type.is_event:
+            self.diags.error(p.loc, "kernel parameter cannot be declared as an event_t")
 
     def work_group_size_attribute(self, f: A.FunctionDecl) -> tuple[int, int, int] | None:
         result = None
@@ -191,6 +196,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, WarningChecker)
                                     f"size or an initializer")
         if d.type.is_void or (d.type.is_record and not d.type.record.is_complete):
             self.diags.error(d.loc, f"variable has incomplete type '{d.type.base_spelling()}'")
+        self.refuse_half_declaration(d.type, d.loc, "variable")
         self.declare(d.name, d, d.loc)
 
     def variable_space(self, d: A.VarDecl, program_scope: bool) -> T.AddressSpace | None:
@@ -238,6 +244,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, WarningChecker)
 
     def stmt_ExprStmt(self, s: A.ExprStmt) -> None:
         s.expr = self.check(s.expr)
+        if s.expr.lvalue:
+            s.expr = self.refuse_half_load(s.expr) or s.expr   # `*p;` reads *p, as clang sees it
         self.warn_unused_result(s.expr)
 
     def stmt_NullStmt(self, s: A.NullStmt) -> None:
@@ -357,6 +365,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, WarningChecker)
             return self.error(e, "called object is not a function")
         name = e.callee.name
         decl = self.lookup(name)
+        if decl is None and name == "printf":
+            return self.printf_call(e)
         args = [self.rvalue(a) for a in e.args]
         if isinstance(decl, A.FunctionDecl):
             return self.user_call(e, decl, args)
@@ -376,7 +386,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, WarningChecker)
             return self.error(e, unsupported.message(name, feature))
         functions = [n for scope in self.scopes for n, d in scope.items()
                      if isinstance(d, A.FunctionDecl)]
-        suggestion = closest_name(name, functions + builtin_names())
+        suggestion = closest_name(name, functions + builtin_names() + ["printf"])
         hint = f"; did you mean '{suggestion}'?" if suggestion else ""
         return self.error(e, f"use of undeclared function '{name}'{hint}")
 
@@ -399,7 +409,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, WarningChecker)
         if found.chosen is None:
             return self.overload_error(e, name, args, found)
         chosen = found.chosen
-        converted = [self.convert(a, p) for a, p in zip(args, chosen.params)]
+        converted = [self.convert(a, p, "passing '{source}' to parameter of incompatible type '{target}'")
+                     for a, p in zip(args, chosen.params)]
         return A.BuiltinCall(e.loc, chosen.builtin, chosen, converted, type=chosen.result)
 
     def overload_error(self, e: A.Call, name: str, args: list[A.Expr], found) -> A.Expr:

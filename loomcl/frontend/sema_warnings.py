@@ -45,11 +45,13 @@ def _invalid(decl: A.VarDecl) -> bool:
     return decl.type.is_error or (init_type is not None and init_type.is_error)
 
 
-_EFFECTS = (A.Assign, A.CompoundAssign, A.IncDec, A.Call, A.BuiltinCall, A.Comma, A.Conditional)
+_EFFECTS = (A.Assign, A.CompoundAssign, A.IncDec, A.Call, A.BuiltinCall, A.PrintfCall, A.Comma,
+            A.Conditional)
 _CHILDREN = {
     A.Binary: ("left", "right"), A.Unary: ("operand",), A.Cast: ("operand",), A.Deref: ("operand",),
-    A.AddressOf: ("operand",), A.Index: ("base", "index"), A.Member: ("base",),
-    A.Swizzle: ("base",), A.PointerArith: ("pointer", "offset"), A.PointerDiff: ("left", "right"),
+    A.AddressOf: ("operand",), A.Index: ("base", "index"), A.VectorIndex: ("base", "index"),
+    A.Member: ("base",), A.Swizzle: ("base",), A.PointerArith: ("pointer", "offset"),
+    A.PointerDiff: ("left", "right"),
 }
 
 

@@ -8,7 +8,7 @@ from .util import compile_log
 
 def warnings_of(source: str, options: str = "") -> str:
     """The build log of a program that builds."""
-    return parse_program(source, parse_options(options), filename="t.cl").build_log
+    return parse_program(source, parse_options(options), filename="t.cl").warnings
 
 
 def in_kernel(body: str) -> str:

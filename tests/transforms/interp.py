@@ -179,6 +179,7 @@ class _Run:
         self.steps = 0
         self.work_dim = work_dim
         self.constants = {}  # program-scope globals, shared by all groups
+        self.printed = []  # (format, argument values) of every printf call, in execution order
 
     def variable(self, var, group_storage):
         found = group_storage.get(var)
@@ -704,13 +705,25 @@ def _compile_call(i):
     return lambda fr: (callee, [a(fr) for a in args])
 
 
+def _compile_printf(i):
+    """printf records its format and arguments (the runtime's text is tested end to end) and
+    succeeds."""
+    fmt, args = i.format, [_getter(a) for a in i.args]
+
+    def printf(fr):
+        fr.shared.printed.append((fmt, [a(fr) for a in args]))
+        return 0
+
+    return printf
+
+
 _COMPILE = {
     ins.BinaryOp: _compile_binary, ins.FNeg: _compile_fneg, ins.Compare: _compile_compare,
     ins.Cast: _compile_cast, ins.Select: _compile_select, ins.Alloca: _compile_alloca,
     ins.Load: _compile_load, ins.Store: _compile_store, ins.ElementPtr: _compile_element_ptr,
     ins.FieldPtr: _compile_field_ptr, ins.AtomicRMW: _compile_atomic_rmw, ins.AtomicCmpXchg: _compile_cmpxchg,
     ins.MathCall: _compile_math, ins.WorkItemQuery: _compile_query, ins.Call: _compile_call,
-    ins.Fence: lambda i: (lambda fr: None), ins.ExtractElement: _compile_extract,
+    ins.Fence: lambda i: (lambda fr: None), ins.Printf: _compile_printf, ins.ExtractElement: _compile_extract,
     ins.InsertElement: _compile_insert, ins.ShuffleVector: _compile_shuffle,
 }
 
@@ -834,13 +847,16 @@ def _pad(sizes):
     return tuple(sizes) + (1,) * (3 - len(sizes))
 
 
-def run_work_items(function, args, num_groups, local_size, checked=False, step_limit=DEFAULT_STEP_LIMIT):
+def run_work_items(function, args, num_groups, local_size, checked=False, step_limit=DEFAULT_STEP_LIMIT,
+                   printed=None):
     """OpenCL semantics: every work-item a generator, all advanced to each barrier in turn.
     Returns the number of instructions executed. `checked` adds the legality checks (see the
-    module docstring); `__local` pointer arguments given as numpy arrays count as uninitialized."""
+    module docstring); `__local` pointer arguments given as numpy arrays count as uninitialized.
+    `printed`, a list, receives (format, argument values) of every printf call."""
     work_dim = len(local_size)
     num_groups, local_size = _pad(num_groups), _pad(local_size)
     run = _Run(num_groups, local_size, checked, step_limit, work_dim)
+    run.printed = printed if printed is not None else run.printed
     args = _arguments(args)
     if checked:
         for p, a in zip(function.params, args):
@@ -891,12 +907,14 @@ def _run_group(function, args, run, group, group_index, items_per_group, local_s
         live = still
 
 
-def run_work_groups(function, args, num_groups, step_limit=DEFAULT_STEP_LIMIT, work_dim=None):
-    """Run a work-group-form function once per group; returns the instructions executed."""
+def run_work_groups(function, args, num_groups, step_limit=DEFAULT_STEP_LIMIT, work_dim=None, printed=None):
+    """Run a work-group-form function once per group; returns the instructions executed.
+    `printed` as for run_work_items."""
     work_dim = work_dim or len(num_groups)
     num_groups = _pad(num_groups)
     local_size = function.local_size or (1, 1, 1)
     run = _Run(num_groups, local_size, False, step_limit, work_dim)
+    run.printed = printed if printed is not None else run.printed
     args = _arguments(args)
     for group in _groups(num_groups):
         frame = Frame(function, args, group, _group_storage(function, False), local_size=local_size, shared=run,
