@@ -111,12 +111,14 @@ def cmd_build(args) -> int:
     try:
         if args.emit == "ast":
             unit = frontend.parse_program(source, frontend.parse_options(options), args.file)
+            _print_warnings(unit.warnings)
             print(format_tree(unit))
             return 0
         program = compiler.build(source, options, args.file)
     except (frontend.CompileError, frontend.OptionError) as exc:
         print(getattr(exc, "log", str(exc)), file=sys.stderr)
         return 1
+    _print_warnings(program.build_log)
     if args.emit == "ir":
         print(print_module(program.module), end="")
         return 0
@@ -136,6 +138,11 @@ def cmd_build(args) -> int:
             emit = codegen.llvm_ir if args.emit == "llvm" else codegen.assembly
             print(emit(function, program.kernels[name], program.options))
     return 0
+
+
+def _print_warnings(log: str) -> None:
+    if log:
+        print(log, file=sys.stderr)
 
 
 def cmd_demo(args) -> int:

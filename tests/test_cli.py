@@ -107,3 +107,14 @@ def test_invalid_local_sizes_are_rejected_with_the_device_limit(kernel_file, cap
 def test_build_of_a_missing_file_says_so(tmp_path, capsys):
     assert main(["build", str(tmp_path / "nothere.cl")]) == 1
     assert capsys.readouterr().err == f"loomcl build: cannot read {tmp_path / 'nothere.cl'}: No such file or directory\n"
+
+
+@pytest.mark.parametrize("emit", ["ast", "ir"])
+def test_build_prints_warnings_to_stderr_and_succeeds(tmp_path, capsys, emit):
+    path = tmp_path / "w.cl"
+    path.write_text("kernel void k(global int *a) {\n    int spare;\n    a[0] = 1;\n}\n")
+    assert main(["build", str(path), "--emit", emit]) == 0
+    err = capsys.readouterr().err
+    assert err == f"{path}:2:9: warning: unused variable 'spare' [-Wunused-variable]\n    int spare;\n        ^\n"
+    assert main(["build", str(path), "--emit", emit, "--options=-Werror"]) == 1
+    assert "error: unused variable 'spare' [-Werror,-Wunused-variable]" in capsys.readouterr().err

@@ -225,9 +225,15 @@ class FunctionEmitter:
 
     # -- arithmetic -------------------------------------------------------------------------------------
 
+    def float_flags(self) -> str:
+        """The fast-math flags the build options allow, as text to follow a floating-point opcode
+        (" nsz contract"); empty by default, so the arithmetic is IEEE-exact."""
+        return "".join(f" {flag}" for flag in self.options.fast_math_flags)
+
     def binary(self, inst: ins.BinaryOp) -> None:
         rhs = self.safe_divisor(inst) if inst.opcode in _INTEGER_DIVISIONS else self.ref(inst.rhs)
-        self.emit_line(f"{self.ref(inst)} = {inst.opcode.value} {self.typed(inst.lhs)}, {rhs}")
+        flags = self.float_flags() if inst.opcode.is_float else ""
+        self.emit_line(f"{self.ref(inst)} = {inst.opcode.value}{flags} {self.typed(inst.lhs)}, {rhs}")
 
     def safe_divisor(self, inst: ins.BinaryOp) -> str:
         """OpenCL leaves integer division by zero (and INT_MIN / -1) undefined but not trapping; x86's
@@ -252,10 +258,10 @@ class FunctionEmitter:
         return safe
 
     def fneg(self, inst: ins.FNeg) -> None:
-        self.emit_line(f"{self.ref(inst)} = fneg {self.typed(inst.value)}")
+        self.emit_line(f"{self.ref(inst)} = fneg{self.float_flags()} {self.typed(inst.value)}")
 
     def compare(self, inst: ins.Compare) -> None:
-        op = "fcmp" if inst.predicate.is_float else "icmp"
+        op = f"fcmp{self.float_flags()}" if inst.predicate.is_float else "icmp"
         self.emit_line(f"{self.ref(inst)} = {op} {inst.predicate.value} {self.typed(inst.lhs)}, "
                        f"{self.ref(inst.rhs)}")
 
