@@ -1,0 +1,202 @@
+"""Running LLVM's optimizer and code generator in compile servers (compile_server.py), so that no LLVM
+failure kills the user's process.
+
+A server is started at the first cache miss that needs one (a cache hit starts no process) and kept for
+the next compile; several threads compiling at once get a server each, up to the number of cores. When
+a server dies (an LLVM assertion aborts it, a crash) or takes longer than `LOOMCL_COMPILE_TIMEOUT`
+seconds (default 120; then it is killed), the compile raises `LLVMFailure` carrying what LLVM printed,
+and the next compile starts a fresh server. A server's stderr goes to an anonymous temporary file:
+the text it gained during a failed request is the failure's message; after a successful one it is
+passed on to this process's stderr, as if LLVM had run here.
+"""
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import warnings
+from pathlib import Path
+
+import llvmlite
+
+from . import compile_server
+from .errors import CodegenError, LLVMFailure
+from .target import numbered_lines
+
+DEFAULT_TIMEOUT_S = 120.0
+_SERVER_SCRIPT = Path(compile_server.__file__)
+
+
+def compile_timeout() -> float:
+    """`LOOMCL_COMPILE_TIMEOUT` in seconds; an unusable value warns and gives the default."""
+    text = os.environ.get("LOOMCL_COMPILE_TIMEOUT", "")
+    if not text:
+        return DEFAULT_TIMEOUT_S
+    try:
+        seconds = float(text)
+        if seconds > 0:
+            return seconds
+    except ValueError:
+        pass
+    warnings.warn(f"LOOMCL_COMPILE_TIMEOUT={text!r} is not a positive number of seconds; "
+                  f"using {DEFAULT_TIMEOUT_S:g}", RuntimeWarning, stacklevel=3)
+    return DEFAULT_TIMEOUT_S
+
+
+class ServerGone(Exception):
+    """The server stopped answering: it died, or it was killed for taking too long."""
+
+
+class CompileServer:
+    """One server process and the pipes to it; used by one thread at a time."""
+
+    def __init__(self) -> None:
+        self.log = tempfile.TemporaryFile()
+        env = dict(os.environ)
+        # The server needs llvmlite from wherever this process found it.
+        site = str(Path(llvmlite.__file__).parents[1])
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (site, env.get("PYTHONPATH")) if p)
+        self.process = subprocess.Popen([sys.executable, str(_SERVER_SCRIPT)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=self.log, env=env)
+
+    def request(self, header: dict, text: str, timeout: float) -> tuple[bool, bytes, str]:
+        """(ok, result, what LLVM printed meanwhile); raises ServerGone with LLVM's last words."""
+        start = self.log.seek(0, os.SEEK_END)
+        deadline = time.monotonic() + timeout
+        try:
+            self.process.stdin.write(compile_server.frame(json.dumps(header).encode())
+                                     + compile_server.frame(text.encode()))
+            self.process.stdin.flush()
+            answer = json.loads(self._read_frame(deadline))
+            result = self._read_frame(deadline)
+        except TimeoutError:
+            self.kill()
+            raise ServerGone(f"LLVM did not finish within {timeout:g} s (LOOMCL_COMPILE_TIMEOUT); "
+                             f"the compile was stopped.\n{self._printed_since(start)}".rstrip()) from None
+        except (OSError, EOFError, ValueError):
+            raise ServerGone(self._death_message(start)) from None
+        except BaseException:  # KeyboardInterrupt mid-request: the protocol is out of step
+            self.kill()
+            raise
+        return answer["ok"], result, self._printed_since(start)
+
+    def _read_frame(self, deadline: float) -> bytes:
+        head = self._read_exactly(compile_server._LENGTH.size, deadline)
+        (size,) = compile_server._LENGTH.unpack(head)
+        return self._read_exactly(size, deadline)
+
+    def _read_exactly(self, size: int, deadline: float) -> bytes:
+        pipe = self.process.stdout
+        chunks, remaining = [], size
+        while remaining:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([pipe], [], [], left)[0]:
+                raise TimeoutError
+            chunk = os.read(pipe.fileno(), min(remaining, 1 << 20))
+            if not chunk:
+                raise EOFError
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        return b"".join(chunks)
+
+    def _printed_since(self, start: int) -> str:
+        self.log.seek(start)
+        return self.log.read().decode(errors="replace")
+
+    def _death_message(self, start: int) -> str:
+        try:
+            code = self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            code = self.process.returncode
+        how = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
+        printed = self._printed_since(start).strip()
+        return f"LLVM crashed ({how}) while compiling the kernel" + (f":\n{printed}" if printed else "")
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+
+class ServerPool:
+    """Idle servers, reused; one more is started when every server is busy, up to `limit`."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._idle: list[CompileServer] = []
+        self._count = 0
+        self.started = 0  # servers started in this process's life (a cache hit must start none)
+        self._available = threading.Condition()
+
+    def compile(self, header: dict, text: str) -> tuple[bool, bytes, str]:
+        server = self._acquire()
+        healthy = False
+        try:
+            ok, result, printed = server.request(header, text, compile_timeout())
+            healthy = True
+        except ServerGone as gone:
+            raise LLVMFailure(str(gone)) from None
+        finally:
+            self._release(server, healthy and server.alive)
+        return ok, result, printed
+
+    def _acquire(self) -> CompileServer:
+        with self._available:
+            while True:
+                while self._idle:
+                    server = self._idle.pop()
+                    if server.alive:
+                        return server
+                    self._count -= 1  # died while idle (killed from outside): replace it
+                if self._count < self.limit:
+                    break
+                self._available.wait()
+            self._count += 1
+            self.started += 1
+        try:
+            return CompileServer()
+        except BaseException:
+            self._release(None, False)
+            raise
+
+    def _release(self, server: CompileServer | None, reuse: bool) -> None:
+        with self._available:
+            if reuse:
+                self._idle.append(server)
+            else:
+                self._count -= 1
+                if server is not None:
+                    server.kill()
+            self._available.notify()
+
+    def shutdown(self) -> None:
+        """Stop the idle servers (tests; a process's servers also end when it exits and closes their pipes)."""
+        with self._available:
+            idle, self._idle = self._idle, []
+            self._count -= len(idle)
+        for server in idle:
+            server.kill()
+
+
+POOL = ServerPool(limit=max(1, os.cpu_count() or 1))
+
+
+def compile_text(text: str, header: dict) -> bytes:
+    """Optimize and generate code for LLVM IR text in a server; LLVM's warnings go to our stderr."""
+    ok, result, printed = POOL.compile(header, text)
+    if printed:
+        sys.stderr.write(printed)
+    if not ok:  # the server is fine; it is our text that LLVM's parser or verifier refused
+        raise CodegenError(f"LLVM rejected the emitted module: {result.decode()}\n{numbered_lines(text)}")
+    return result
