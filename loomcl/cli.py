@@ -1,4 +1,4 @@
-"""`loomcl` on the command line: info, build --emit, demo, bench."""
+"""`loomcl` on the command line: info, build --emit, demo, bench, cache info|clear."""
 from __future__ import annotations
 
 import argparse
@@ -95,6 +95,30 @@ def cmd_demo(args) -> int:
     return main()
 
 
+def _bytes(n: int) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n} bytes" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1024
+    raise AssertionError
+
+
+def cmd_cache(args) -> int:
+    from .codegen import cache
+
+    if args.action == "clear":
+        count, freed = cache.clear()
+        print(f"removed {count} entr{'y' if count == 1 else 'ies'} ({_bytes(freed)}) from {cache.cache_directory()}")
+        return 0
+    state = cache.info()
+    limit = "off (LOOMCL_CACHE_SIZE=0)" if state.limit_bytes == 0 else _bytes(state.limit_bytes)
+    print(f"directory  {state.directory}")
+    print(f"entries    {state.entries}")
+    print(f"size       {_bytes(state.total_bytes)} of {limit}")
+    print(f"writable   {'yes' if state.writable else 'no (compiled kernels are kept in memory only)'}")
+    return 0
+
+
 def cmd_bench(rest) -> int:
     from .bench import main
 
@@ -106,6 +130,8 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("info", help="print the platform and device as OpenCL reports them")
     sub.add_parser("demo", help="build and run a few kernels, check them against numpy, print times")
+    c = sub.add_parser("cache", help="the on-disk cache of compiled kernels: where it is and how full, or empty it")
+    c.add_argument("action", choices=("info", "clear"))
     sub.add_parser("bench", help="the benchmark suite beside PoCL (see `loomcl bench --help`)", add_help=False)
     b = sub.add_parser("build", help="compile an OpenCL C file and print an intermediate form")
     b.add_argument("file")
@@ -130,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_bench(argv[1:])
     args = parser().parse_args(argv)
     try:
-        return {"info": cmd_info, "build": cmd_build, "demo": cmd_demo}[args.command](args)
+        return {"info": cmd_info, "build": cmd_build, "demo": cmd_demo, "cache": cmd_cache}[args.command](args)
     except BrokenPipeError:  # `loomcl build ... | head`: the reader has all it wanted
         sys.stderr.close()
         return 0
