@@ -85,7 +85,11 @@ def cmd_build(args) -> int:
             from . import codegen
 
             emit = codegen.llvm_ir if args.emit == "llvm" else codegen.assembly
-            print(emit(function, program.kernels[name], program.options))
+            try:
+                print(emit(function, program.kernels[name], program.options))
+            except codegen.LLVMFailure as exc:  # LLVM failed in its compile server: its message, no traceback
+                print(f"{args.file}: kernel '{name}': {exc.log}", file=sys.stderr)
+                return 1
     return 0
 
 

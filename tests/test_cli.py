@@ -79,3 +79,12 @@ def test_print_after_an_unknown_pass_lists_the_passes(kernel_file, capsys):
     err = capsys.readouterr().err
     assert "unknown pass 'fold-guards' for --print-after" in err
     assert "the passes are inline, mem2reg, scalarize-vectors, simplify, " in err and "fold-local-id-guards" in err and "(or all)" in err
+
+
+def test_an_llvm_failure_in_emit_asm_is_a_message_and_status_1(kernel_file, capsys, monkeypatch):
+    from loomcl.codegen import compile_client
+
+    compile_client.POOL.shutdown()  # a fresh compile server cannot answer within a millisecond
+    monkeypatch.setenv("LOOMCL_COMPILE_TIMEOUT", "0.001")
+    assert main(["build", kernel_file, "--emit", "asm", "--kernel", "vadd"]) == 1
+    assert "kernel 'vadd': LLVM did not finish within 0.001 s (LOOMCL_COMPILE_TIMEOUT)" in capsys.readouterr().err
