@@ -136,6 +136,7 @@ class ServerPool:
         self.limit = limit
         self._idle: list[CompileServer] = []
         self._count = 0
+        self._pid = os.getpid()
         self.started = 0  # servers started in this process's life (a cache hit must start none)
         self._available = threading.Condition()
 
@@ -153,6 +154,8 @@ class ServerPool:
 
     def _acquire(self) -> CompileServer:
         with self._available:
+            if self._pid != os.getpid():  # a forked child: the servers and their pipes are the parent's
+                self._idle, self._count, self._pid = [], 0, os.getpid()
             while True:
                 while self._idle:
                     server = self._idle.pop()

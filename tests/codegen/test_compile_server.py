@@ -127,3 +127,35 @@ def test_a_launch_that_crashes_llvm_is_a_build_failure_with_llvms_message(monkey
     cl.enqueue_copy(queue, out, out_buf)
     queue.finish()
     assert (out == np.where(np.arange(256) % 2 == 0, data, 0)).all()
+
+
+def test_threads_compiling_at_once_get_their_own_answers():
+    from concurrent.futures import ThreadPoolExecutor
+
+    def compile_times(factor):
+        text = FINE_IR.replace("@g", f"@times{factor}").replace("mul i32 %x, 3", f"add i32 %x, {factor}")
+        return [compile_client.compile_text(text, _job("llvm")).decode() for _ in range(3)]
+
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(compile_times, range(5, 13)))
+    for factor, texts in zip(range(5, 13), answers):
+        assert all(f"@times{factor}" in text and f", {factor}" in text for text in texts)
+    assert compile_client.POOL._count <= compile_client.POOL.limit
+
+
+def test_a_forked_child_starts_servers_of_its_own(tmp_path):
+    compile_client.compile_text(FINE_IR, _job())
+    parent_servers = {server.process.pid for server in compile_client.POOL._idle}
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: compile, report the server it used, and leave at once
+        try:
+            compile_client.compile_text(FINE_IR, _job())
+            os.write(write, str(compile_client.POOL._idle[0].process.pid).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    child_server = int(os.read(read, 64) or b"0")
+    os.waitpid(pid, 0)
+    assert child_server and child_server not in parent_servers
+    assert b"g" in compile_client.compile_text(FINE_IR, _job())  # the parent's servers still answer
