@@ -36,8 +36,8 @@ from .abi import KernelSignature, ParamKind, WorkGroupFunction
 from .entry import KernelModule, build_kernel_module
 from .errors import CodegenError, LLVMFailure
 
-__all__ = ["CodegenError", "LLVMFailure", "DEFAULT_OPTIONS", "WorkGroupFunction", "assembly", "compile_work_group",
-           "kernel_module", "llvm_ir", "stats"]
+__all__ = ["CodegenError", "DEFAULT_OPTIONS", "LLVMFailure", "WorkGroupFunction", "assembly", "compile_work_group",
+           "expect_compiles", "kernel_module", "llvm_ir", "stats"]
 
 Params = KernelSignature | list[ParamKind] | tuple[ParamKind, ...] | None
 
@@ -59,6 +59,14 @@ def kernel_module(function: Function, params: Params = None,
     """The unoptimized LLVM IR of a kernel specialization, with its entry symbol and local layout."""
     triple, datalayout = target.triple_and_datalayout()
     return build_kernel_module(function, params, options, triple, datalayout)
+
+
+def expect_compiles(options: CompilerOptions = DEFAULT_OPTIONS) -> None:
+    """A program is being built: if its kernels cannot come from the disk cache (it is off or empty),
+    start a compile server now, so that it boots while the front half and the transforms run. A
+    cache that may hit starts nothing."""
+    if not options.use_cache or cache.certainly_empty():
+        compile_client.POOL.prestart()
 
 
 def compile_work_group(function: Function, params: Params = None,

@@ -76,6 +76,17 @@ def load(key: str) -> bytes | None:
     return payload
 
 
+def certainly_empty() -> bool:
+    """True when no lookup can hit: the disk cache is off, or its directory holds no entry yet."""
+    if size_limit() == 0:
+        return True
+    try:
+        with os.scandir(cache_directory()) as listing:
+            return not any(item.name.endswith(SUFFIX) for item in listing)
+    except OSError:
+        return True
+
+
 def store(key: str, data: bytes) -> None:
     limit = size_limit()
     if limit == 0:

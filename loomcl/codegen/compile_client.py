@@ -183,6 +183,20 @@ class ServerPool:
                     server.kill()
             self._available.notify()
 
+    def prestart(self) -> None:
+        """Start a server now, to boot while the caller does other work, unless one exists."""
+        with self._available:
+            if self._pid != os.getpid() or self._count:
+                return
+            self._count += 1
+            self.started += 1
+        try:
+            server = CompileServer()
+        except BaseException:
+            self._release(None, False)
+            raise
+        self._release(server, True)
+
     def shutdown(self) -> None:
         """Stop the idle servers (tests; a process's servers also end when it exits and closes their pipes)."""
         with self._available:
