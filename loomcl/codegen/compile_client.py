@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import signal
 import subprocess
 import sys
 import tempfile
 import threading
-import time
 import warnings
 from pathlib import Path
 
@@ -49,6 +47,13 @@ def compile_timeout() -> float:
     return DEFAULT_TIMEOUT_S
 
 
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return str(number)
+
+
 class ServerGone(Exception):
     """The server stopped answering: it died, or it was killed for taking too long."""
 
@@ -66,44 +71,42 @@ class CompileServer:
                                         stdout=subprocess.PIPE, stderr=self.log, env=env)
 
     def request(self, header: dict, text: str, timeout: float) -> tuple[bool, bytes, str]:
-        """(ok, result, what LLVM printed meanwhile); raises ServerGone with LLVM's last words."""
+        """(ok, result, what LLVM printed meanwhile); raises ServerGone with LLVM's last words.
+        The timeout is a timer that kills the server, which ends the blocked read (portable: Windows
+        cannot select() on pipes)."""
         start = self.log.seek(0, os.SEEK_END)
-        deadline = time.monotonic() + timeout
+        expired = threading.Event()
+        timer = threading.Timer(timeout, lambda: (expired.set(), self.kill()))
+        timer.daemon = True
+        timer.start()
         try:
             self.process.stdin.write(compile_server.frame(json.dumps(header).encode())
                                      + compile_server.frame(text.encode()))
             self.process.stdin.flush()
-            answer = json.loads(self._read_frame(deadline))
-            result = self._read_frame(deadline)
-        except TimeoutError:
-            self.kill()
-            raise ServerGone(f"LLVM did not finish within {timeout:g} s (LOOMCL_COMPILE_TIMEOUT); "
-                             f"the compile was stopped.\n{self._printed_since(start)}".rstrip()) from None
+            answer = json.loads(self._read_frame())
+            result = self._read_frame()
         except (OSError, EOFError, ValueError):
+            timer.cancel()
+            if expired.is_set():
+                raise ServerGone(f"LLVM did not finish within {timeout:g} s (LOOMCL_COMPILE_TIMEOUT); "
+                                 f"the compile was stopped.\n{self._printed_since(start)}".rstrip()) from None
             raise ServerGone(self._death_message(start)) from None
         except BaseException:  # KeyboardInterrupt mid-request: the protocol is out of step
             self.kill()
             raise
+        finally:
+            timer.cancel()
         return answer["ok"], result, self._printed_since(start)
 
-    def _read_frame(self, deadline: float) -> bytes:
-        head = self._read_exactly(compile_server._LENGTH.size, deadline)
-        (size,) = compile_server._LENGTH.unpack(head)
-        return self._read_exactly(size, deadline)
+    def _read_frame(self) -> bytes:
+        size = compile_server.frame_length(self._read_exactly(compile_server.LENGTH_BYTES))
+        return self._read_exactly(size)
 
-    def _read_exactly(self, size: int, deadline: float) -> bytes:
-        pipe = self.process.stdout
-        chunks, remaining = [], size
-        while remaining:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([pipe], [], [], left)[0]:
-                raise TimeoutError
-            chunk = os.read(pipe.fileno(), min(remaining, 1 << 20))
-            if not chunk:
-                raise EOFError
-            chunks.append(chunk)
-            remaining -= len(chunk)
-        return b"".join(chunks)
+    def _read_exactly(self, size: int) -> bytes:
+        data = self.process.stdout.read(size)  # buffered: short only at the end of the stream
+        if len(data) < size:
+            raise EOFError
+        return data
 
     def _printed_since(self, start: int) -> str:
         self.log.seek(start)
@@ -115,13 +118,16 @@ class CompileServer:
         except subprocess.TimeoutExpired:
             self.kill()
             code = self.process.returncode
-        how = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
+        how = f"signal {_signal_name(-code)}" if code < 0 else f"exit status {code}"
         printed = self._printed_since(start).strip()
         return f"LLVM crashed ({how}) while compiling the kernel" + (f":\n{printed}" if printed else "")
 
     def kill(self) -> None:
         if self.process.poll() is None:
-            self.process.kill()
+            try:
+                self.process.kill()
+            except OSError:  # it ended meanwhile
+                pass
             self.process.wait()
 
     @property

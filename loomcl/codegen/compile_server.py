@@ -24,6 +24,7 @@ import sys
 import llvmlite.binding as llvm
 
 _LENGTH = struct.Struct("<Q")
+LENGTH_BYTES = _LENGTH.size
 
 
 def read_frame(stream) -> bytes | None:
@@ -36,6 +37,10 @@ def read_frame(stream) -> bytes | None:
     if len(body) < size:
         return None
     return body
+
+
+def frame_length(head: bytes) -> int:
+    return _LENGTH.unpack(head)[0]
 
 
 def frame(payload: bytes) -> bytes:
