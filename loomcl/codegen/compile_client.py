@@ -130,6 +130,15 @@ class CompileServer:
                 pass
             self.process.wait()
 
+    def close(self) -> None:
+        """Kill the server if it still runs, and free its pipes and log."""
+        self.kill()
+        for stream in (self.process.stdin, self.process.stdout, self.log):
+            try:
+                stream.close()
+            except OSError:  # a broken pipe's unwritten bytes
+                pass
+
     @property
     def alive(self) -> bool:
         return self.process.poll() is None
@@ -168,6 +177,7 @@ class ServerPool:
                     if server.alive:
                         return server
                     self._count -= 1  # died while idle (killed from outside): replace it
+                    server.close()
                 if self._count < self.limit:
                     break
                 self._available.wait()
@@ -186,7 +196,7 @@ class ServerPool:
             else:
                 self._count -= 1
                 if server is not None:
-                    server.kill()
+                    server.close()
             self._available.notify()
 
     def prestart(self) -> None:
@@ -209,7 +219,7 @@ class ServerPool:
             idle, self._idle = self._idle, []
             self._count -= len(idle)
         for server in idle:
-            server.kill()
+            server.close()
 
 
 POOL = ServerPool(limit=max(1, os.cpu_count() or 1))
