@@ -11,6 +11,7 @@ passed on to this process's stderr, as if LLVM had run here.
 """
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import signal
@@ -214,7 +215,7 @@ class ServerPool:
         self._release(server, True)
 
     def shutdown(self) -> None:
-        """Stop the idle servers (tests; a process's servers also end when it exits and closes their pipes)."""
+        """Stop the idle servers (at exit; tests)."""
         with self._available:
             idle, self._idle = self._idle, []
             self._count -= len(idle)
@@ -223,6 +224,7 @@ class ServerPool:
 
 
 POOL = ServerPool(limit=max(1, os.cpu_count() or 1))
+atexit.register(POOL.shutdown)
 
 
 def compile_text(text: str, header: dict) -> bytes:
