@@ -136,6 +136,7 @@ class CastKind(enum.Enum):
     POINTER_TO_BOOL = "pointer-to-bool"     # p != null
     POINTER_TO_POINTER = "pointer-to-pointer"  # bitcast / address-space cast
     NULL_TO_POINTER = "null-to-pointer"     # integer constant 0 -> null pointer
+    NULL_TO_EVENT = "null-to-event"         # integer constant 0 -> event_t (no event)
     INT_TO_POINTER = "int-to-pointer"
     POINTER_TO_INT = "pointer-to-int"
     TO_VOID = "to-void"                     # evaluate and discard
@@ -301,6 +302,15 @@ class Swizzle(Expr):
 
     base: Expr
     lanes: tuple[int, ...]
+
+
+@dataclass(eq=False)
+class VectorIndex(Expr):
+    """One lane of a vector picked by an integer, constant or not (`v[i]`, clang's extension of
+    OpenCL C); an lvalue when the base is one. `index` is a long."""
+
+    base: Expr
+    index: Expr
 
 
 @dataclass(eq=False)

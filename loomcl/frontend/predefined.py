@@ -31,6 +31,8 @@ _COMMON = """
 #define cl_khr_local_int32_base_atomics 1
 #define cl_khr_local_int32_extended_atomics 1
 #define cl_khr_byte_addressable_store 1
+#define cl_khr_int64_base_atomics 1
+#define cl_khr_int64_extended_atomics 1
 #define CLK_LOCAL_MEM_FENCE 1
 #define CLK_GLOBAL_MEM_FENCE 2
 #define CLK_IMAGE_MEM_FENCE 4

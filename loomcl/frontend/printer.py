@@ -60,6 +60,8 @@ def format_expr(e: A.Expr, implicit: bool = False) -> str:
         return f"(({e.type})({', '.join(map(f, e.items))}))"
     if isinstance(e, A.Member):
         return f"{f(e.base)}{'->' if e.arrow else '.'}{e.name or '(anonymous)'}"
+    if isinstance(e, A.VectorIndex):
+        return f"{f(e.base)}[{f(e.index)}]"
     if isinstance(e, A.Swizzle):
         return f"{f(e.base)}.s{''.join('%x' % lane for lane in e.lanes)}"
     raise TypeError(f"unknown expression node {type(e).__name__}")

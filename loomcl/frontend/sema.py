@@ -119,10 +119,12 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
 
     def check_signature(self, f: A.FunctionDecl) -> None:
         f.result_type = self.resolve_type(f.result_type, f.loc)
+        self.refuse_half_declaration(f.result_type, f.loc, "function return value")
         for p in f.params:
             if f.is_kernel:
                 self.check_kernel_param(p)
             p.type = self.resolve_type(p.type, p.loc)
+            self.refuse_half_declaration(p.type, p.loc, "function parameter")
         if f.is_kernel and not f.result_type.is_void:
             self.diags.error(f.loc, "function with '__kernel' attribute must have a void return "
                                     "type")
@@ -134,6 +136,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
                                     "'__global', '__constant', or '__local' address space")
         elif p.type.unqualified() == T.BOOL:
             self.diags.error(p.loc, "kernel parameter cannot be declared as a bool")
+        elif p.type.is_event:
+            self.diags.error(p.loc, "kernel parameter cannot be declared as an event_t")
 
     def work_group_size_attribute(self, f: A.FunctionDecl) -> tuple[int, int, int] | None:
         result = None
@@ -185,6 +189,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
                                     f"size or an initializer")
         if d.type.is_void or (d.type.is_record and not d.type.record.is_complete):
             self.diags.error(d.loc, f"variable has incomplete type '{d.type.base_spelling()}'")
+        self.refuse_half_declaration(d.type, d.loc, "variable")
         self.declare(d.name, d, d.loc)
 
     def variable_space(self, d: A.VarDecl, program_scope: bool) -> T.AddressSpace | None:
@@ -230,6 +235,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
 
     def stmt_ExprStmt(self, s: A.ExprStmt) -> None:
         s.expr = self.check(s.expr)
+        if s.expr.lvalue:
+            s.expr = self.refuse_half_load(s.expr) or s.expr   # `*p;` reads *p, as clang sees it
 
     def stmt_NullStmt(self, s: A.NullStmt) -> None:
         pass
@@ -384,7 +391,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
         if found.chosen is None:
             return self.overload_error(e, name, args, found)
         chosen = found.chosen
-        converted = [self.convert(a, p) for a, p in zip(args, chosen.params)]
+        converted = [self.convert(a, p, "passing '{source}' to parameter of incompatible type '{target}'")
+                     for a, p in zip(args, chosen.params)]
         return A.BuiltinCall(e.loc, chosen.builtin, chosen, converted, type=chosen.result)
 
     def overload_error(self, e: A.Call, name: str, args: list[A.Expr], found) -> A.Expr:

@@ -24,7 +24,7 @@ LOCAL_MEM_SIZE = 1 << 20
 EXTENSIONS = (
     "cl_khr_fp64 cl_khr_byte_addressable_store cl_khr_global_int32_base_atomics "
     "cl_khr_global_int32_extended_atomics cl_khr_local_int32_base_atomics "
-    "cl_khr_local_int32_extended_atomics"
+    "cl_khr_local_int32_extended_atomics cl_khr_int64_base_atomics cl_khr_int64_extended_atomics"
 )
 _FP_CONFIG = (
     device_fp_config.DENORM
