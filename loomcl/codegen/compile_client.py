@@ -119,9 +119,10 @@ class CompileServer:
         except subprocess.TimeoutExpired:
             self.kill()
             code = self.process.returncode
-        how = f"signal {_signal_name(-code)}" if code < 0 else f"exit status {code}"
         printed = self._printed_since(start).strip()
-        return f"LLVM crashed ({how}) while compiling the kernel" + (f":\n{printed}" if printed else "")
+        what = (f"LLVM crashed (signal {_signal_name(-code)})" if code < 0
+                else f"loomcl's compile server ({_SERVER_SCRIPT}) ended with exit status {code}")
+        return f"{what} while compiling the kernel" + (f":\n{printed}" if printed else "")
 
     def kill(self) -> None:
         if self.process.poll() is None:
@@ -186,6 +187,10 @@ class ServerPool:
             self.started += 1
         try:
             return CompileServer()
+        except OSError as error:
+            self._release(None, False)
+            raise LLVMFailure(f"cannot start loomcl's compile server ({sys.executable} {_SERVER_SCRIPT}): "
+                              f"{error}") from None
         except BaseException:
             self._release(None, False)
             raise

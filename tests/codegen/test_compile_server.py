@@ -159,3 +159,12 @@ def test_a_forked_child_starts_servers_of_its_own(tmp_path):
     os.waitpid(pid, 0)
     assert child_server and child_server not in parent_servers
     assert b"g" in compile_client.compile_text(FINE_IR, _job())  # the parent's servers still answer
+
+
+def test_a_server_that_cannot_start_is_a_build_failure(monkeypatch):
+    compile_client.POOL.shutdown()
+    monkeypatch.setattr(compile_client.sys, "executable", "/nonexistent/python")
+    with pytest.raises(LLVMFailure, match="cannot start loomcl's compile server"):
+        compile_client.compile_text(FINE_IR, _job())
+    monkeypatch.undo()
+    assert b"g" in compile_client.compile_text(FINE_IR, _job())
