@@ -5,6 +5,8 @@ predicated volatile load in a loop annotated parallel; llvmlite's LLVM is built 
 process aborted. The kernels below are the smallest found (a guarded volatile read, global and __local;
 the second is the shape of a CSR sparse matrix-vector reduction with a volatile __local partial-sum
 array). Each runs in a child process so that a regression fails this test instead of killing pytest.
+The fix: volatile global accesses stay out of the work-item loop's access group (LLVM then keeps them
+scalar), and `volatile __local` is emitted as plain memory (no one else can see a group's local memory).
 """
 import json
 import os
@@ -80,3 +82,27 @@ def _expected_local(data):
 def test_guarded_volatile_load_compiles_and_runs(source, expected, tmp_path):
     data = [float(i) for i in range(512)]
     assert _run(source, tmp_path) == expected(data)
+
+
+def _unoptimized_llvm(source: str) -> str:
+    from loomcl import codegen, compiler
+
+    program = compiler.build(source)
+    function = program.work_group_ir("k", (128, 1, 1), ids_fit_int=True)
+    return codegen.llvm_ir(function, program.kernels["k"], program.options, optimized=False)
+
+
+def test_volatile_global_stays_volatile_and_out_of_the_parallel_loop():
+    text = _unoptimized_llvm(GUARDED_GLOBAL)
+    (load,) = [line for line in text.splitlines() if " = load volatile float" in line]
+    assert "llvm.access.group" not in load
+
+
+def test_volatile_local_is_plain_memory_in_the_parallel_loop():
+    """One thread runs a work-group: nothing else can see its local memory, so `volatile __local`
+    constrains nothing observable, and the reduction keeps its vectorizable work-item loops."""
+    text = _unoptimized_llvm(GUARDED_LOCAL)
+    assert "load volatile" in text  # the global input
+    local_accesses = [line for line in text.splitlines()
+                      if ("= load float" in line or "store float" in line) and "llvm.access.group" in line]
+    assert len(local_accesses) >= 4 and not any("volatile" in line for line in local_accesses)
