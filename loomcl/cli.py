@@ -1,4 +1,4 @@
-"""`loomcl` on the command line: info, build --emit, demo, bench."""
+"""`loomcl` on the command line: info, build --emit, demo, bench, cache info|clear."""
 from __future__ import annotations
 
 import argparse
@@ -136,7 +136,11 @@ def cmd_build(args) -> int:
             from . import codegen
 
             emit = codegen.llvm_ir if args.emit == "llvm" else codegen.assembly
-            print(emit(function, program.kernels[name], program.options))
+            try:
+                print(emit(function, program.kernels[name], program.options))
+            except codegen.LLVMFailure as exc:  # LLVM failed in its compile server: its message, no traceback
+                print(f"{args.file}: kernel '{name}': {exc.log}", file=sys.stderr)
+                return 1
     return 0
 
 
@@ -149,6 +153,22 @@ def cmd_demo(args) -> int:
     from .demo import main
 
     return main()
+
+
+def cmd_cache(args) -> int:
+    from .codegen import cache
+
+    if args.action == "clear":
+        count, freed = cache.clear()
+        print(f"removed {count} entr{'y' if count == 1 else 'ies'} ({_bytes(freed)}) from {cache.cache_directory()}")
+        return 0
+    state = cache.info()
+    limit = "off (LOOMCL_CACHE_SIZE=0)" if state.limit_bytes == 0 else _bytes(state.limit_bytes)
+    print(f"directory  {state.directory}")
+    print(f"entries    {state.entries}")
+    print(f"size       {_bytes(state.total_bytes)} of {limit}")
+    print(f"writable   {'yes' if state.writable else 'no (compiled kernels are kept in memory only)'}")
+    return 0
 
 
 def cmd_bench(rest) -> int:
@@ -165,6 +185,8 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("info", help="print the platform and device as OpenCL reports them")
     sub.add_parser("demo", help="build and run a few kernels, check them against numpy, print times")
+    c = sub.add_parser("cache", help="the on-disk cache of compiled kernels: where it is and how full, or empty it")
+    c.add_argument("action", choices=("info", "clear"))
     sub.add_parser("bench", help="the benchmark suite beside PoCL (see `loomcl bench --help`)", add_help=False)
     b = sub.add_parser("build", help="compile an OpenCL C file and print an intermediate form")
     b.add_argument("file")
@@ -195,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_bench(argv[1:])
     args = parser().parse_args(argv)
     try:
-        return {"info": cmd_info, "build": cmd_build, "demo": cmd_demo}[args.command](args)
+        return {"info": cmd_info, "build": cmd_build, "demo": cmd_demo, "cache": cmd_cache}[args.command](args)
     except BrokenPipeError:  # `loomcl build ... | head`: the reader has all it wanted
         sys.stderr.close()
         return 0

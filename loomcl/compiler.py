@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import frontend
+from . import codegen, frontend
 from .codegen.abi import KernelParam, KernelSignature, ParamKind, WorkGroupFunction
 from .frontend import ast
 from .frontend import types as ft
@@ -142,6 +142,7 @@ def _build(source: str, options: str, filename: str) -> CompiledProgram:
 
     compiler_options, rest = CompilerOptions.split(options or "")
     _check_pass_names(compiler_options)
+    codegen.expect_compiles(compiler_options)
     build_options = frontend.parse_options(rest)
     unit = frontend.parse_program(source, build_options, filename)
     module = lower_program(unit)

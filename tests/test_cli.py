@@ -118,3 +118,12 @@ def test_build_prints_warnings_to_stderr_and_succeeds(tmp_path, capsys, emit):
     assert err == f"{path}:2:9: warning: unused variable 'spare' [-Wunused-variable]\n    int spare;\n        ^\n"
     assert main(["build", str(path), "--emit", emit, "--options=-Werror"]) == 1
     assert "error: unused variable 'spare' [-Werror,-Wunused-variable]" in capsys.readouterr().err
+
+
+def test_an_llvm_failure_in_emit_asm_is_a_message_and_status_1(kernel_file, capsys, monkeypatch):
+    from loomcl.codegen import compile_client
+
+    compile_client.POOL.shutdown()  # a fresh compile server cannot answer within a millisecond
+    monkeypatch.setenv("LOOMCL_COMPILE_TIMEOUT", "0.001")
+    assert main(["build", kernel_file, "--emit", "asm", "--kernel", "vadd"]) == 1
+    assert "kernel 'vadd': LLVM did not finish within 0.001 s (LOOMCL_COMPILE_TIMEOUT)" in capsys.readouterr().err

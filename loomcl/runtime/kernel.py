@@ -209,11 +209,9 @@ class Kernel:
             try:
                 function = self._compiled.work_group_function(self.function_name, local_size, ids_fit_int)
             except compiler_errors()[0] as exc:
-                raise errors.RuntimeError(
-                    ROUTINE,
-                    status_code.BUILD_PROGRAM_FAILURE,
-                    f"kernel '{self.function_name}' could not be compiled for local size {local_size}:\n{exc.log}",
-                ) from None
+                message = f"kernel '{self.function_name}' could not be compiled for local size {local_size}:\n{exc.log}"
+                self.program.add_to_build_log(message)
+                raise errors.RuntimeError(ROUTINE, status_code.BUILD_PROGRAM_FAILURE, message) from None
             self._functions[key] = function
         return function
 

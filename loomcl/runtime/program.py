@@ -112,6 +112,11 @@ class Program:
                             f"Build on {self.context.devices[0]!r} succeeded, but said:\n\n{self._build_log}")
         return self
 
+    def add_to_build_log(self, text: str) -> None:
+        """A kernel's back half failed at its first launch (LLVM, in its compile server): the build
+        log says so, as it would had the failure happened in build()."""
+        self._build_log = f"{self._build_log}\n{text}" if self._build_log else text
+
     def compiled(self, routine: str):
         """The compiler's result, or LogicError INVALID_PROGRAM_EXECUTABLE before a successful build."""
         if self._compiled is None:
