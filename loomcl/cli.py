@@ -1,4 +1,4 @@
-"""`loomcl` on the command line: info, build --emit, demo, bench."""
+"""`loomcl` on the command line: info, build --emit, demo, bench, cache info|clear."""
 from __future__ import annotations
 
 import argparse
@@ -111,12 +111,14 @@ def cmd_build(args) -> int:
     try:
         if args.emit == "ast":
             unit = frontend.parse_program(source, frontend.parse_options(options), args.file)
+            _print_warnings(unit.warnings)
             print(format_tree(unit))
             return 0
         program = compiler.build(source, options, args.file)
     except (frontend.CompileError, frontend.OptionError) as exc:
         print(getattr(exc, "log", str(exc)), file=sys.stderr)
         return 1
+    _print_warnings(program.build_log)
     if args.emit == "ir":
         print(print_module(program.module), end="")
         return 0
@@ -134,14 +136,39 @@ def cmd_build(args) -> int:
             from . import codegen
 
             emit = codegen.llvm_ir if args.emit == "llvm" else codegen.assembly
-            print(emit(function, program.kernels[name], program.options))
+            try:
+                print(emit(function, program.kernels[name], program.options))
+            except codegen.LLVMFailure as exc:  # LLVM failed in its compile server: its message, no traceback
+                print(f"{args.file}: kernel '{name}': {exc.log}", file=sys.stderr)
+                return 1
     return 0
+
+
+def _print_warnings(log: str) -> None:
+    if log:
+        print(log, file=sys.stderr)
 
 
 def cmd_demo(args) -> int:
     from .demo import main
 
     return main()
+
+
+def cmd_cache(args) -> int:
+    from .codegen import cache
+
+    if args.action == "clear":
+        count, freed = cache.clear()
+        print(f"removed {count} entr{'y' if count == 1 else 'ies'} ({_bytes(freed)}) from {cache.cache_directory()}")
+        return 0
+    state = cache.info()
+    limit = "off (LOOMCL_CACHE_SIZE=0)" if state.limit_bytes == 0 else _bytes(state.limit_bytes)
+    print(f"directory  {state.directory}")
+    print(f"entries    {state.entries}")
+    print(f"size       {_bytes(state.total_bytes)} of {limit}")
+    print(f"writable   {'yes' if state.writable else 'no (compiled kernels are kept in memory only)'}")
+    return 0
 
 
 def cmd_bench(rest) -> int:
@@ -158,6 +185,8 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("info", help="print the platform and device as OpenCL reports them")
     sub.add_parser("demo", help="build and run a few kernels, check them against numpy, print times")
+    c = sub.add_parser("cache", help="the on-disk cache of compiled kernels: where it is and how full, or empty it")
+    c.add_argument("action", choices=("info", "clear"))
     sub.add_parser("bench", help="the benchmark suite beside PoCL (see `loomcl bench --help`)", add_help=False)
     b = sub.add_parser("build", help="compile an OpenCL C file and print an intermediate form")
     b.add_argument("file")
@@ -188,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_bench(argv[1:])
     args = parser().parse_args(argv)
     try:
-        return {"info": cmd_info, "build": cmd_build, "demo": cmd_demo}[args.command](args)
+        return {"info": cmd_info, "build": cmd_build, "demo": cmd_demo, "cache": cmd_cache}[args.command](args)
     except BrokenPipeError:  # `loomcl build ... | head`: the reader has all it wanted
         sys.stderr.close()
         return 0

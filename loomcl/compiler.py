@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import frontend
+from . import codegen, frontend
 from .codegen.abi import KernelParam, KernelSignature, ParamKind, WorkGroupFunction
 from .frontend import ast
 from .frontend import types as ft
@@ -42,14 +42,33 @@ def scalar_dtype(t: ft.Type) -> np.dtype | None:
 
 def kernel_param(param: ast.ParamDecl) -> KernelParam:
     t = param.type
+    info = {"info_type_name": info_type_name(t), "type_qualifiers": type_qualifiers(t)}
     if isinstance(t, ft.PointerType):
         kind = _KIND_OF_SPACE.get(t.pointee_address_space, ParamKind.GLOBAL_POINTER)
-        return KernelParam(param.name, kind, str(t), scalar_dtype(t.pointee.unqualified()), 8)
+        return KernelParam(param.name, kind, str(t), scalar_dtype(t.pointee.unqualified()), 8, **info)
     dtype = scalar_dtype(t.unqualified())
     kind = ParamKind.SCALAR if dtype is not None and t.size <= 8 else ParamKind.BY_VALUE
     if t.is_vector:  # numbers given for a vector argument are converted to its element type
         dtype = np.dtype((scalar_dtype(t.element), t.count))
-    return KernelParam(param.name, kind, str(t), dtype, t.size)
+    return KernelParam(param.name, kind, str(t), dtype, t.size, **info)
+
+
+def info_type_name(t: ft.Type) -> str:
+    """The type as clGetKernelArgInfo names it: no address space or qualifier ("float*", "uint4")."""
+    if isinstance(t, ft.PointerType):
+        return info_type_name(t.pointee) + "*"
+    return str(t.unqualified())
+
+
+def type_qualifiers(t: ft.Type) -> frozenset[str]:
+    """clGetKernelArgInfo's qualifiers (as clang records them): a pointer's restrict, and const and
+    volatile of what it points to (__constant memory counts as const); a value's own const/volatile."""
+    if not isinstance(t, ft.PointerType):
+        return frozenset(name for name in ("const", "volatile") if getattr(t.quals, name))
+    pointee = t.pointee.quals
+    return frozenset(name for name, on in (
+        ("const", pointee.const or pointee.address_space is ft.AddressSpace.CONSTANT),
+        ("restrict", t.quals.restrict), ("volatile", pointee.volatile)) if on)
 
 
 def kernel_signature(decl: ast.FunctionDecl, module=None) -> KernelSignature:
@@ -84,6 +103,8 @@ class CompiledProgram:
     kernels: dict[str, KernelSignature]
     options: CompilerOptions
     build_log: str = ""
+    arg_info: bool = False
+    """Built with -cl-kernel-arg-info: clGetKernelArgInfo may answer."""
     _functions: dict = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -121,11 +142,13 @@ def _build(source: str, options: str, filename: str) -> CompiledProgram:
 
     compiler_options, rest = CompilerOptions.split(options or "")
     _check_pass_names(compiler_options)
+    codegen.expect_compiles(compiler_options)
     build_options = frontend.parse_options(rest)
     unit = frontend.parse_program(source, build_options, filename)
     module = lower_program(unit)
     kernels = {decl.name: kernel_signature(decl, module) for decl in unit.kernels}
-    return CompiledProgram(module, kernels, compiler_options, unit.warnings)
+    return CompiledProgram(module, kernels, compiler_options.with_build_options(build_options),
+                           build_log=unit.warnings, arg_info=build_options.kernel_arg_info)
 
 
 def _check_pass_names(options: CompilerOptions) -> None:

@@ -107,3 +107,23 @@ def test_invalid_local_sizes_are_rejected_with_the_device_limit(kernel_file, cap
 def test_build_of_a_missing_file_says_so(tmp_path, capsys):
     assert main(["build", str(tmp_path / "nothere.cl")]) == 1
     assert capsys.readouterr().err == f"loomcl build: cannot read {tmp_path / 'nothere.cl'}: No such file or directory\n"
+
+
+@pytest.mark.parametrize("emit", ["ast", "ir"])
+def test_build_prints_warnings_to_stderr_and_succeeds(tmp_path, capsys, emit):
+    path = tmp_path / "w.cl"
+    path.write_text("kernel void k(global int *a) {\n    int spare;\n    a[0] = 1;\n}\n")
+    assert main(["build", str(path), "--emit", emit]) == 0
+    err = capsys.readouterr().err
+    assert err == f"{path}:2:9: warning: unused variable 'spare' [-Wunused-variable]\n    int spare;\n        ^\n"
+    assert main(["build", str(path), "--emit", emit, "--options=-Werror"]) == 1
+    assert "error: unused variable 'spare' [-Werror,-Wunused-variable]" in capsys.readouterr().err
+
+
+def test_an_llvm_failure_in_emit_asm_is_a_message_and_status_1(kernel_file, capsys, monkeypatch):
+    from loomcl.codegen import compile_client
+
+    compile_client.POOL.shutdown()  # a fresh compile server cannot answer within a millisecond
+    monkeypatch.setenv("LOOMCL_COMPILE_TIMEOUT", "0.001")
+    assert main(["build", kernel_file, "--emit", "asm", "--kernel", "vadd"]) == 1
+    assert "kernel 'vadd': LLVM did not finish within 0.001 s (LOOMCL_COMPILE_TIMEOUT)" in capsys.readouterr().err

@@ -130,8 +130,16 @@ def test_the_differential_tester_command_runs(line, tmp_path):
     assert "difftest: 3 programs" in result.stdout and "0 findings" in result.stdout
 
 
+@pytest.mark.parametrize("command", [c for c in shown_commands() if c.startswith("loomcl cache")])
+def test_the_cache_commands_run(command, tmp_path):
+    result = run([sys.executable, "-m", "loomcl", *command.split()[1:]], env={"LOOMCL_CACHE_DIR": str(tmp_path)})
+    assert result.returncode == 0, result.stderr
+    expected = f"directory  {tmp_path}\n" if command.endswith("info") else f"removed 0 entries (0 bytes) from {tmp_path}"
+    assert expected in result.stdout
+
+
 def test_every_shown_command_is_run():
     covered = RUN_BY_CI | {"loomcl demo", "loomcl info"}
-    tested = ("examples/reduce.py", "--emit wg", "--emit llvm", "--print-after", *SHRUNK)
+    tested = ("examples/reduce.py", "--emit wg", "--emit llvm", "--print-after", "loomcl cache", *SHRUNK)
     untested = [c for c in shown_commands() if c not in covered and not any(t in c for t in tested)]
     assert untested == [], f"README commands no test runs: {untested}"

@@ -15,9 +15,11 @@ variables need not be passed: those the kernel references are found through its 
 emitted with their initializers.
 
 The pipeline: emit LLVM IR text (entry.py, llvm_emitter.py) -> key the object cache with it (cache.py)
--> on a miss parse, optimize at O3 with the vectorizers and emit an object file (target.py) -> load
-the object (jit.py). Compiled functions are also memoized per process. `stats` counts optimizer runs
-and cache hits, so tests (and curious users) can see whether a build reused cached code.
+-> on a miss optimize at O3 with the vectorizers and emit an object file in a compile server, a
+process of its own, so that an LLVM assertion or crash fails the build instead of killing the user's
+process (compile_client.py, compile_server.py) -> load the object (jit.py). Compiled functions are
+also memoized per process. `stats` counts optimizer runs and cache hits, so tests (and curious users)
+can see whether a build reused cached code.
 
 The worker pool's native launch code (worker_pool.py, hand-written IR) is JIT-ed here too, through
 jit.compile_ir: all LLVM IR in loomcl is generated and compiled in this package, under target.LLVM_LOCK.
@@ -30,13 +32,13 @@ from dataclasses import dataclass
 
 from ..ir.function import Function
 from ..options import DEFAULT_OPTIONS, CompilerOptions
-from . import cache, jit, target
+from . import cache, compile_client, jit, target
 from .abi import KernelSignature, ParamKind, WorkGroupFunction
 from .entry import KernelModule, build_kernel_module
-from .errors import CodegenError
+from .errors import CodegenError, LLVMFailure
 
-__all__ = ["CodegenError", "DEFAULT_OPTIONS", "WorkGroupFunction", "assembly", "compile_work_group",
-           "kernel_module", "llvm_ir", "stats"]
+__all__ = ["CodegenError", "DEFAULT_OPTIONS", "LLVMFailure", "WorkGroupFunction", "assembly", "compile_work_group",
+           "expect_compiles", "kernel_module", "llvm_ir", "stats"]
 
 Params = KernelSignature | list[ParamKind] | tuple[ParamKind, ...] | None
 
@@ -60,57 +62,61 @@ def kernel_module(function: Function, params: Params = None,
     return build_kernel_module(function, params, options, triple, datalayout)
 
 
+def expect_compiles(options: CompilerOptions = DEFAULT_OPTIONS) -> None:
+    """A program is being built: if its kernels cannot come from the disk cache (it is off or empty),
+    start a compile server now, so that it boots while the front half and the transforms run. A
+    cache that may hit starts nothing."""
+    if not options.use_cache or cache.certainly_empty():
+        compile_client.POOL.prestart()
+
+
 def compile_work_group(function: Function, params: Params = None,
                        options: CompilerOptions = DEFAULT_OPTIONS) -> WorkGroupFunction:
-    """Native code for one kernel at one local size; the result's `address` is an abi.ENTRY_CTYPE."""
-    module = kernel_module(function, params, options)
-    key = cache.cache_key(module.text, options)
-    with _COMPILE_LOCK:
-        compiled = _COMPILED.get(key)
-        if compiled is not None:
-            stats.memory_hits += 1
-        else:
-            compiled = _COMPILED[key] = _compile(module, key, options)
+    """Native code for one kernel at one local size; the result's `address` is an abi.ENTRY_CTYPE.
+    Raises LLVMFailure (a CompileError) if LLVM fails on it."""
+    compiled = _compile(kernel_module(function, params, options), options)
     if options.checked:  # the sites' locations are not in the key: the same code may serve other source
         return dataclasses.replace(compiled, check_sites=tuple(function.check_sites))
     return compiled
 
 
-def _compile(module: KernelModule, key: str, options: CompilerOptions) -> WorkGroupFunction:
+def _compile(module: KernelModule, options: CompilerOptions) -> WorkGroupFunction:
+    key = cache.cache_key(module.text, options)
+    with _COMPILE_LOCK:
+        if key in _COMPILED:
+            stats.memory_hits += 1
+            return _COMPILED[key]
     data = cache.load(key) if options.use_cache else None
-    if data is not None:
-        stats.disk_cache_hits += 1
-    else:
-        data = _optimize_to_object(module.text, options)
+    from_disk = data is not None
+    if data is None:  # outside the lock: other threads' kernels compile meanwhile, on servers of their own
+        data = _optimized(module.text, options, "object")
         if options.use_cache:
             cache.store(key, data)
-    address = jit.load_object(data, module.entry_symbol, options.opt_level)
-    return WorkGroupFunction(address, module.local_size, module.static_local_bytes, module.private_bytes)
+    with _COMPILE_LOCK:
+        if key in _COMPILED:  # another thread compiled it meanwhile
+            return _COMPILED[key]
+        stats.disk_cache_hits += from_disk
+        address = jit.load_object(data, module.entry_symbol, options.opt_level)
+        compiled = WorkGroupFunction(address, module.local_size, module.static_local_bytes, module.private_bytes)
+        _COMPILED[key] = compiled
+        return compiled
 
 
-def _optimize_to_object(text: str, options: CompilerOptions) -> bytes:
-    with target.LLVM_LOCK:
-        llvm_module = target.parse(text)
-        target.optimize(llvm_module, options)
+def _optimized(text: str, options: CompilerOptions, emit: str) -> bytes:
+    """The O3 pipeline and the code generator, in a compile server (compile_client.py)."""
+    result = compile_client.compile_text(text, target.server_job(options, emit))
+    with _COMPILE_LOCK:
         stats.optimizer_runs += 1
-        return target.emit_object(llvm_module, options)
+    return result
 
 
 def llvm_ir(function: Function, params: Params = None, options: CompilerOptions = DEFAULT_OPTIONS,
             optimized: bool = True) -> str:
     """LLVM IR text of the kernel specialization, after the O3 pipeline unless `optimized=False`."""
     text = kernel_module(function, params, options).text
-    if not optimized:
-        return text
-    with target.LLVM_LOCK:
-        llvm_module = target.parse(text)
-        target.optimize(llvm_module, options)
-        return str(llvm_module)
+    return _optimized(text, options, "llvm").decode() if optimized else text
 
 
 def assembly(function: Function, params: Params = None, options: CompilerOptions = DEFAULT_OPTIONS) -> str:
     """Host assembly of the optimized kernel specialization."""
-    with target.LLVM_LOCK:
-        llvm_module = target.parse(kernel_module(function, params, options).text)
-        target.optimize(llvm_module, options)
-        return target.emit_assembly(llvm_module, options)
+    return _optimized(kernel_module(function, params, options).text, options, "assembly").decode()

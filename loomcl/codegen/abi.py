@@ -111,6 +111,8 @@ class KernelParam:
     type_name: str  # OpenCL spelling, for messages: "__global float *", "uint"
     dtype: np.dtype | None  # scalar: its numpy dtype; pointer: the pointee's dtype when scalar
     size: int  # bytes of the value for SCALAR / BY_VALUE, 8 for pointers
+    info_type_name: str = ""  # CL_KERNEL_ARG_TYPE_NAME: unqualified, "float*", "uint4"
+    type_qualifiers: frozenset[str] = frozenset()  # CL_KERNEL_ARG_TYPE_QUALIFIER: const, restrict, volatile
 
 
 @dataclass(frozen=True)

@@ -30,9 +30,14 @@ from .llvm_module import LAUNCH_TYPE, ModuleText, quote
 from .llvm_types import llvm_type
 
 _ATTRIBUTES = [
-    "attributes #0 = { alwaysinline nounwind }",
-    "attributes #1 = { nounwind }",
+    "attributes #0 = { alwaysinline nounwind DENORMALS}",
+    "attributes #1 = { nounwind DENORMALS}",
 ]
+# -cl-denorms-are-zero: LLVM folds and optimizes as if subnormals flush to a zero of the same sign,
+# and the entry makes the CPU do so (x86: MXCSR's flush-to-zero and denormals-are-zero bits, set for
+# the launch and restored after, so the caller's own arithmetic is untouched).
+_DENORMALS_FLUSHED = '"denormal-fp-math"="preserve-sign,preserve-sign" '
+_MXCSR_FTZ_DAZ = (1 << 15) | (1 << 6)
 
 
 @dataclass(frozen=True)
@@ -61,8 +66,12 @@ def build_kernel_module(function: Function, params: KernelSignature | list[Param
     body_symbol = f"loomcl_body_{function.name}"
     _emit_body(function, module, options, offsets, private_offsets, body_symbol)
     symbol = entry_symbol(function)
-    module.functions.append(_entry_text(function, kinds, symbol, body_symbol, options.checked))
-    text = module.text(triple, datalayout) + "\n".join(_ATTRIBUTES) + "\n"
+    flush = options.denormals_are_zero
+    module.functions.append(_entry_text(function, kinds, symbol, body_symbol,
+                                        _flush_denormals(module) if flush and _is_x86(triple) else None,
+                                        options.checked))
+    attributes = "\n".join(_ATTRIBUTES).replace("DENORMALS", _DENORMALS_FLUSHED if flush else "")
+    text = module.text(triple, datalayout) + attributes + "\n"
     return KernelModule(text, symbol, tuple(function.local_size), static_bytes, private_bytes)
 
 
@@ -162,14 +171,18 @@ def _emit_callees(pending: list[Function], module: ModuleText, options: Compiler
 
 
 def _entry_text(function: Function, kinds: list[ParamKind], symbol: str, body_symbol: str,
-                checked: bool = False) -> str:
+                float_mode: tuple[list[str], list[str]] | None = None, checked: bool = False) -> str:
+    """The wrapper; `float_mode` is (lines that set the CPU's floating-point mode, lines that
+    restore it), run around the group loop; `checked`: the body takes the argument block too."""
+    set_mode, restore_mode = float_mode or ([], [])
     lines = [f"define void @{quote(symbol)}(ptr noalias readonly %args, ptr noalias readonly %launch, "
-             f"i64 %begin, i64 %end, ptr noalias align {LOCAL_ALIGN} %arena) #1 {{", "entry:"]
+             f"i64 %begin, i64 %end, ptr noalias align {LOCAL_ALIGN} %arena) #1 {{", "entry:"] + set_mode
     args = [_param_from_slot(lines, i, p.type, kind) for i, (p, kind) in enumerate(zip(function.params, kinds))]
     loop = _group_loop(args, body_symbol, ["ptr %args"] if checked else [])
     if checked:
         loop = _stop_on_violation(lines, loop, 2 * len(function.params))
     lines += loop
+    lines[-1:-1] = restore_mode  # before the `ret void`
     return "\n".join(lines + ["}", ""])
 
 
@@ -183,6 +196,26 @@ def _stop_on_violation(lines: list[str], loop: list[str], record_slot: int) -> l
         "  %status = load atomic i64, ptr %record monotonic, align 8",
         "  %clean = icmp eq i64 %status, 0",
         "  %more = and i1 %more.groups, %clean"]) for line in loop]
+
+
+def _is_x86(triple: str) -> bool:
+    return triple.startswith(("x86_64", "i686", "i386"))
+
+
+def _flush_denormals(module: ModuleText) -> tuple[list[str], list[str]]:
+    """x86: save MXCSR, set flush-to-zero and denormals-are-zero; restore the saved value."""
+    for name in ("llvm.x86.sse.stmxcsr", "llvm.x86.sse.ldmxcsr"):
+        module.declare(name, f"declare void @{name}(ptr)")
+    set_mode = [
+        "  %mxcsr.saved = alloca i32, align 4",
+        "  %mxcsr.flush = alloca i32, align 4",
+        "  call void @llvm.x86.sse.stmxcsr(ptr %mxcsr.saved)",
+        "  %mxcsr = load i32, ptr %mxcsr.saved, align 4",
+        f"  %mxcsr.ftz.daz = or i32 %mxcsr, {_MXCSR_FTZ_DAZ}",
+        "  store i32 %mxcsr.ftz.daz, ptr %mxcsr.flush, align 4",
+        "  call void @llvm.x86.sse.ldmxcsr(ptr %mxcsr.flush)",
+    ]
+    return set_mode, ["  call void @llvm.x86.sse.ldmxcsr(ptr %mxcsr.saved)"]
 
 
 def _param_from_slot(lines: list[str], i: int, t: ty.Type, kind: ParamKind) -> str:

@@ -53,6 +53,14 @@ _LOCAL_RMW = {
 
 _RACE_FREE_SPACES = (ty.AddressSpace.GLOBAL, ty.AddressSpace.CONSTANT, ty.AddressSpace.LOCAL)
 
+
+def _is_volatile(inst: ins.Load | ins.Store) -> bool:
+    """Volatile as LLVM sees it. `volatile __local` is dropped: a work-group's local memory is seen by
+    the one thread that runs the group, work-item after work-item, so no one could observe the
+    difference, and GPU-style warp-synchronous reductions (`volatile __local` partial sums) keep
+    their vectorized work-item loops. Global (other threads run other groups) and private stay volatile."""
+    return inst.volatile and getattr(inst.pointer.type, "address_space", None) is not ty.AddressSpace.LOCAL
+
 _ATOMIC_OPS = {
     ins.AtomicOpcode.ADD: "add", ins.AtomicOpcode.SUB: "sub", ins.AtomicOpcode.XCHG: "xchg",
     ins.AtomicOpcode.SMIN: "min", ins.AtomicOpcode.SMAX: "max", ins.AtomicOpcode.UMIN: "umin",
@@ -217,10 +225,14 @@ class FunctionEmitter:
         covers is marked (global, constant, local; math calls read constant tables): private storage
         (context arrays, uniform slots, private arrays) is ours, LLVM analyzes allocas exactly, and
         marking it let LLVM 22's interleaved-access grouping mis-stride `pa[lid][lid & 3]`
-        (../shared/regressions/workgroup/fuzz_122 and others)."""
+        (../shared/regressions/workgroup/fuzz_122 and others). Volatile accesses are not marked either:
+        a loop annotated parallel skips LLVM's refusal of volatile accesses, and LLVM 22's loop vectorizer
+        then asserts on a predicated volatile load ("underlying instruction may write to memory",
+        tests/codegen/test_volatile.py); unmarked, LLVM keeps them scalar and in order, as C asks."""
         group = self.access_groups.get(inst.block)
         if group and isinstance(inst, (ins.Load, ins.Store)):
-            group = group if getattr(inst.pointer.type, "address_space", None) in _RACE_FREE_SPACES else None
+            race_free = getattr(inst.pointer.type, "address_space", None) in _RACE_FREE_SPACES
+            group = group if race_free and not _is_volatile(inst) else None
         return f", !llvm.access.group {group}" if group else ""
 
     def emit_instruction(self, inst: ins.Instruction) -> None:
@@ -232,9 +244,15 @@ class FunctionEmitter:
 
     # -- arithmetic -------------------------------------------------------------------------------------
 
+    def float_flags(self) -> str:
+        """The fast-math flags the build options allow, as text to follow a floating-point opcode
+        (" nsz contract"); empty by default, so the arithmetic is IEEE-exact."""
+        return "".join(f" {flag}" for flag in self.options.fast_math_flags)
+
     def binary(self, inst: ins.BinaryOp) -> None:
         rhs = self.safe_divisor(inst) if inst.opcode in _INTEGER_DIVISIONS else self.ref(inst.rhs)
-        self.emit_line(f"{self.ref(inst)} = {inst.opcode.value} {self.typed(inst.lhs)}, {rhs}")
+        flags = self.float_flags() if inst.opcode.is_float else ""
+        self.emit_line(f"{self.ref(inst)} = {inst.opcode.value}{flags} {self.typed(inst.lhs)}, {rhs}")
 
     def safe_divisor(self, inst: ins.BinaryOp) -> str:
         """OpenCL leaves integer division by zero (and INT_MIN / -1) undefined but not trapping; x86's
@@ -259,10 +277,10 @@ class FunctionEmitter:
         return safe
 
     def fneg(self, inst: ins.FNeg) -> None:
-        self.emit_line(f"{self.ref(inst)} = fneg {self.typed(inst.value)}")
+        self.emit_line(f"{self.ref(inst)} = fneg{self.float_flags()} {self.typed(inst.value)}")
 
     def compare(self, inst: ins.Compare) -> None:
-        op = "fcmp" if inst.predicate.is_float else "icmp"
+        op = f"fcmp{self.float_flags()}" if inst.predicate.is_float else "icmp"
         self.emit_line(f"{self.ref(inst)} = {op} {inst.predicate.value} {self.typed(inst.lhs)}, "
                        f"{self.ref(inst.rhs)}")
 
@@ -287,13 +305,13 @@ class FunctionEmitter:
         pass  # emitted in the entry prologue
 
     def load(self, inst: ins.Load) -> None:
-        volatile = " volatile" if inst.volatile else ""
+        volatile = " volatile" if _is_volatile(inst) else ""
         align = getattr(inst, "alignment", None) or inst.type.alignment
         self.emit_line(f"{self.ref(inst)} = load{volatile} {llvm_type(inst.type)}, ptr {self.ref(inst.pointer)}, "
                        f"align {align}{self.access_group(inst)}")
 
     def store(self, inst: ins.Store) -> None:
-        volatile = " volatile" if inst.volatile else ""
+        volatile = " volatile" if _is_volatile(inst) else ""
         align = getattr(inst, "alignment", None) or inst.value.type.alignment
         self.emit_line(f"store{volatile} {self.typed(inst.value)}, ptr {self.ref(inst.pointer)}, "
                        f"align {align}{self.access_group(inst)}")

@@ -1,4 +1,4 @@
-"""The host as an LLVM target: initialization, the target machine, the O3 pipeline, object emission.
+"""The host as an LLVM target: initialization, the target machine, a compile server's job for it.
 
 Facts this module rests on (../shared/LLVMLITE.md): llvmlite 0.50 wants `initialize_native_target()`
 and `initialize_native_asmprinter()` (`initialize()` raises); a target machine made without the host's
@@ -70,33 +70,21 @@ def parse(text: str) -> llvm.ModuleRef:
         module = llvm.parse_assembly(text)
         module.verify()
     except RuntimeError as error:
-        raise CodegenError(f"LLVM rejected the emitted module: {error}\n{_numbered(text)}") from error
+        raise CodegenError(f"LLVM rejected the emitted module: {error}\n{numbered_lines(text)}") from error
     return module
 
 
-def _numbered(text: str, limit: int = 400) -> str:
+def numbered_lines(text: str, limit: int = 400) -> str:
     lines = text.splitlines()[:limit]
     return "\n".join(f"{i + 1:4d} {line}" for i, line in enumerate(lines))
 
 
-def optimize(module: llvm.ModuleRef, options: CompilerOptions) -> None:
-    """Run LLVM's O-level pipeline in place, with the vectorizers as the options say."""
-    tm = target_machine(options.opt_level)
-    pto = llvm.create_pipeline_tuning_options(speed_level=options.opt_level)
-    pto.loop_vectorization = options.vectorize
-    pto.slp_vectorization = options.vectorize
-    pto.loop_interleaving = options.interleave
-    pto.loop_unrolling = options.unroll
-    pass_builder = llvm.create_pass_builder(tm, pto)
-    pass_builder.getModulePassManager().run(module, pass_builder)
-
-
-def emit_object(module: llvm.ModuleRef, options: CompilerOptions) -> bytes:
-    return target_machine(options.opt_level).emit_object(module)
-
-
-def emit_assembly(module: llvm.ModuleRef, options: CompilerOptions) -> str:
-    return target_machine(options.opt_level).emit_assembly(module)
+def server_job(options: CompilerOptions, emit: str) -> dict:
+    """A compile server's request header: this host's target and the options' pipeline."""
+    cpu, features = host_cpu()
+    return {"triple": llvm.get_process_triple(), "cpu": cpu, "features": features, "emit": emit,
+            "opt_level": options.opt_level, "vectorize": options.vectorize, "interleave": options.interleave,
+            "unroll": options.unroll}
 
 
 def llvm_version() -> str:

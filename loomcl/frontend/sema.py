@@ -25,15 +25,20 @@ from .sema_expr import ExpressionChecker
 from .sema_init import InitializerChecker
 from .sema_printf import PrintfChecker
 from .sema_record import RecordChecker
+from .sema_warnings import WarningChecker
 from .spelling import closest_name
+from . import unsupported
 
 _TAG_DECLS = (A.RecordDecl, A.EnumDecl)   # checked where they stand, then dropped from the AST
 _KERNEL_POINTER_SPACES = (T.AddressSpace.GLOBAL, T.AddressSpace.CONSTANT, T.AddressSpace.LOCAL)
 
 
-class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker):
+class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, WarningChecker):
     def __init__(self, options: BuildOptions, diags: Diagnostics):
         self.diags = diags
+        # An explicit -cl-std=CL1.x is strict: unqualified pointees are private. Otherwise they are
+        # generic (OpenCL C 2.0), which loomcl also accepts in its default 1.2 mode: every valid
+        # 1.2 program means the same, since all address spaces are one memory on a CPU.
         self.pointee_default = T.AddressSpace.PRIVATE if options.cl_std in ("CL1.0", "CL1.1",
                                                                             "CL1.2") \
             else T.AddressSpace.GENERIC
@@ -44,6 +49,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker):
         self.calls: list[tuple[A.FunctionDecl, A.Call]] = []   # (caller, call) for linking
         self.labels: dict[str, A.LabelStmt] = {}   # of the function being checked
         self.gotos: list[A.GotoStmt] = []
+        self.used: set = set()        # declarations some expression names (sema_warnings)
 
     # ---- scopes -------------------------------------------------------------------------------
     def lookup(self, name: str):
@@ -163,7 +169,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker):
                 self.declare(p.name, p, p.loc)
         for item in f.body.items:
             self.stmt(item)
-        self.scopes.pop()
+        self.pop_scope()
         self.link_gotos()
         self.function = None
 
@@ -195,6 +201,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker):
 
     def variable_space(self, d: A.VarDecl, program_scope: bool) -> T.AddressSpace | None:
         """The address space of a variable, after checking OpenCL C 6.5's placement rules."""
+        if d.type.is_error:
+            return None  # its type was reported (such as a sampler, which has rules of its own)
         space = d.type.address_space
         if program_scope:
             if space is not T.AddressSpace.CONSTANT:
@@ -222,7 +230,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker):
         self.scopes.append({})
         for item in s.items:
             self.stmt(item)
-        self.scopes.pop()
+        self.pop_scope()
 
     def stmt_DeclStmt(self, s: A.DeclStmt) -> None:
         for d in s.decls:
@@ -238,6 +246,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker):
         s.expr = self.check(s.expr)
         if s.expr.lvalue:
             s.expr = self.refuse_half_load(s.expr) or s.expr   # `*p;` reads *p, as clang sees it
+        self.warn_unused_result(s.expr)
 
     def stmt_NullStmt(self, s: A.NullStmt) -> None:
         pass
@@ -270,7 +279,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker):
         if s.step is not None:
             s.step = self.check(s.step)
         self.loop_body(s, s.body)
-        self.scopes.pop()
+        self.pop_scope()
 
     def stmt_SwitchStmt(self, s: A.SwitchStmt) -> None:
         s.cond = self.rvalue(s.cond)
@@ -365,10 +374,16 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker):
             return self.builtin_call(e, name, args)
         if decl is None:
             return self.undeclared_function(e, name)
+        if decl.type.is_error:  # already reported where it was declared
+            return _poisoned(e)
         return self.error(e, f"called object type '{decl.type}' is not a function")
 
     def undeclared_function(self, e: A.Call, name: str) -> A.Expr:
-        """OpenCL C has no implicit declarations (6.9(e)); suggest a near builtin or function."""
+        """OpenCL C has no implicit declarations (6.9(e)); name the unimplemented feature the
+        function belongs to, or suggest a near builtin or function."""
+        feature = unsupported.function_feature(name)
+        if feature is not None:
+            return self.error(e, unsupported.message(name, feature))
         functions = [n for scope in self.scopes for n, d in scope.items()
                      if isinstance(d, A.FunctionDecl)]
         suggestion = closest_name(name, functions + builtin_names() + ["printf"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from . import ast as A
 from . import types as T
+from . import unsupported
 from .constfold import fold
 from .conversions import (address_space_convertible, cast_kind, compatible_pointees,
                           pointer_assignable, promote, usual_arithmetic)
@@ -110,6 +111,8 @@ class ExpressionChecker(VectorChecker, HalfChecker):
 
     def check_VarRef(self, e: A.VarRef) -> A.Expr:
         decl = self.lookup(e.name)
+        if decl is None and e.name in unsupported.CONSTANTS:
+            return self.error(e, unsupported.message(e.name, unsupported.CONSTANTS[e.name]))
         if decl is None:
             return self.error(e, f"use of undeclared identifier '{e.name}'")
         if isinstance(decl, A.FunctionDecl):
@@ -118,6 +121,7 @@ class ExpressionChecker(VectorChecker, HalfChecker):
         if isinstance(decl, A.EnumConstant):
             return self.enum_constant_ref(e, decl)
         e.decl, e.type, e.lvalue = decl, decl.type, True
+        self.note_use(decl)
         if isinstance(decl, A.ParamDecl):  # parameters are private variables
             e.type = T.with_address_space(decl.type, T.AddressSpace.PRIVATE)
         return e

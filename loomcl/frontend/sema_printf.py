@@ -64,7 +64,7 @@ class PrintfChecker:
             return self.printf_poisoned(e, args)
         unused = [self.rvalue(a) for a in args[len(conversions):]]
         if unused:
-            self.diags.warning(unused[0].loc, "data argument not used by format string")
+            self.diags.warning(unused[0].loc, "data argument not used by format string", "format-extra-args")
         text, converted, ok = [], [], True
         for piece in pieces:
             if isinstance(piece, bytes):
@@ -126,7 +126,7 @@ class PrintfChecker:
                 and t.size != target.size and (t.size > 4 or conv.length == "l"):
             self.diags.warning(format_location(literal, conv.offset),
                                f"format '{conv.text}' specifies type '{_spelled(conv)}' but the argument "
-                               f"has type '{t}'")
+                               f"has type '{t}'", "format")
         return _converted(arg, target), conv
 
     def printf_vector(self, literal: A.StringLiteral, conv: Conversion, arg: A.Expr):

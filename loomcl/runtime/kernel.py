@@ -20,8 +20,10 @@ from .command_queue import CommandQueue
 from .constants import (
     command_type,
     info_attribute,
+    kernel_arg_access_qualifier,
     kernel_arg_address_qualifier,
     kernel_arg_info,
+    kernel_arg_type_qualifier,
     kernel_info,
     kernel_work_group_info,
 )
@@ -36,6 +38,8 @@ MAX_CACHED_PLANS = 64
 INT_MAX = 2**31 - 1
 MAX_PRIVATE_BYTES = 1 << 30  # per work-group and worker thread
 _NDRANGE = command_type.NDRANGE_KERNEL
+_TYPE_QUALIFIER = {"const": kernel_arg_type_qualifier.CONST, "restrict": kernel_arg_type_qualifier.RESTRICT,
+                   "volatile": kernel_arg_type_qualifier.VOLATILE}
 _QUALIFIER = {
     ParamKind.GLOBAL_POINTER: kernel_arg_address_qualifier.GLOBAL,
     ParamKind.CONSTANT_POINTER: kernel_arg_address_qualifier.CONSTANT,
@@ -211,11 +215,9 @@ class Kernel:
             try:
                 function = self._compiled.work_group_function(self.function_name, local_size, ids_fit_int)
             except compiler_errors()[0] as exc:
-                raise errors.RuntimeError(
-                    ROUTINE,
-                    status_code.BUILD_PROGRAM_FAILURE,
-                    f"kernel '{self.function_name}' could not be compiled for local size {local_size}:\n{exc.log}",
-                ) from None
+                message = f"kernel '{self.function_name}' could not be compiled for local size {local_size}:\n{exc.log}"
+                self.program.add_to_build_log(message)
+                raise errors.RuntimeError(ROUTINE, status_code.BUILD_PROGRAM_FAILURE, message) from None
             self._functions[key] = function
         return function
 
@@ -231,15 +233,21 @@ class Kernel:
         return getattr(self, info_attribute(kernel_info, param, "clGetKernelInfo"))
 
     def get_arg_info(self, index: int, param: int):
+        """clGetKernelArgInfo: answered, as by real drivers, only for a program built with
+        -cl-kernel-arg-info; otherwise RuntimeError KERNEL_ARG_INFO_NOT_AVAILABLE."""
         if not 0 <= index < self.num_args:
             raise LogicError("clGetKernelArgInfo", status_code.INVALID_ARG_INDEX, f"no argument {index}")
-        item = self.signature.params[index]
         name = info_attribute(kernel_arg_info, param, "clGetKernelArgInfo")
+        if not self._compiled.arg_info:
+            raise errors.RuntimeError("clGetKernelArgInfo", status_code.KERNEL_ARG_INFO_NOT_AVAILABLE,
+                                      "build the program with -cl-kernel-arg-info to query its arguments")
+        item = self.signature.params[index]
         values = {
             "address_qualifier": _QUALIFIER[item.kind],
-            "access_qualifier": 0x11A3,  # CL_KERNEL_ARG_ACCESS_NONE
-            "type_name": item.type_name,
-            "type_qualifier": 0,
+            "access_qualifier": kernel_arg_access_qualifier.NONE,
+            "type_name": item.info_type_name,
+            "type_qualifier": sum(bit for qualifier, bit in _TYPE_QUALIFIER.items()
+                                  if qualifier in item.type_qualifiers),
             "name": item.name,
         }
         return values[name]

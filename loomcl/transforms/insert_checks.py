@@ -95,13 +95,14 @@ class _Inserter:
         lies in, chosen at run time, before `inst`."""
         space = inst.pointer.type.address_space
         candidates = [self.trace(v) for v in self.objects_in(space)]
+        b = Builder()
+        b.position_before(inst)
+        b.loc = inst.loc
+        candidates = [(self._as(b, base, inst.pointer.type), extent, objects) for base, extent, objects in candidates]
         if not candidates:
             null = Constant(inst.pointer.type, 0)
             return null, Constant(ty.i64, 0), (MemoryObject(f"the objects of {space.spelling} memory (there are none)"),)
         size = Constant(ty.i64, access_size(_accessed_type(inst)))
-        b = Builder()
-        b.position_before(inst)
-        b.loc = inst.loc
         address = b.cast(ins.CastOpcode.PTRTOINT, inst.pointer, ty.i64)
         base, extent, objects = candidates[0]
         for other_base, other_extent, other_objects in candidates[1:]:
@@ -113,16 +114,24 @@ class _Inserter:
             objects += other_objects
         return base, extent, objects
 
+    @staticmethod
+    def _as(b: Builder, base: Value, t: ty.Type) -> Value:
+        """`base` as a pointer of type `t` (a generic pointer's candidates come from every space)."""
+        return base if base.type is t else b.cast(ins.CastOpcode.ADDRSPACECAST, base, t)
+
     def objects_in(self, space: ty.AddressSpace) -> list[Value]:
         """The pointer parameters, the private allocations, and the `__local` and `__constant`
         variables the kernel names (a pointer to one was made from its name), of `space`."""
-        if space is ty.AddressSpace.PRIVATE:
-            return [i for i in self.entry.instructions if isinstance(i, ins.Alloca)]
-        params = [p for p in self.function.params
-                  if isinstance(p.type, ty.PointerType) and p.type.address_space is space]
+        generic = space is ty.AddressSpace.GENERIC  # OpenCL C 2.0: may point into any of them
+
+        def wanted(t) -> bool:
+            return isinstance(t, ty.PointerType) and (generic or t.address_space is space)
+
+        allocas = [i for i in self.entry.instructions if isinstance(i, ins.Alloca) and wanted(i.type)]
+        params = [p for p in self.function.params if wanted(p.type)]
         named = dict.fromkeys(v for i in self.function.instructions() for v in i.operands
-                              if isinstance(v, GlobalVariable) and v.address_space is space)
-        return params + list(named)
+                              if isinstance(v, GlobalVariable) and wanted(v.type))
+        return params + list(named) + allocas
 
     # -- tracing pointers to their base ---------------------------------------------------------
 

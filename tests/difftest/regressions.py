@@ -60,7 +60,7 @@ def native_results(path: Path, configs) -> dict:
     remaining = list(configs)
     while remaining:
         started = None
-        env = dict(os.environ, LOOMCL_CACHE_DIR="/dev/null/loomcl-difftest", LOOMCL_THREADS="1")
+        env = dict(os.environ, LOOMCL_CACHE_SIZE="0", LOOMCL_THREADS="1")
         process = subprocess.run([sys.executable, "-m", "tests.difftest.regressions", str(path), *remaining],
                                  cwd=REPOSITORY, env=env, capture_output=True, text=True, timeout=600)
         for line in process.stdout.splitlines():

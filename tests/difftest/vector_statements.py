@@ -101,8 +101,9 @@ class VectorStatements:
             return "".join("xyzw"[k] for k in lanes)
         return "s" + "".join(LANE_NAMES[k] for k in lanes)
 
-    def vector_operand(self, v: VectorVar) -> str:
-        """A value of v's type: another vector, a swizzle of a wider one, a literal or a scalar."""
+    def vector_operand(self, v: VectorVar, scalar: bool = True) -> str:
+        """A value of v's type: another vector, a swizzle of a wider one, a literal, or (where the
+        operator widens it) a scalar."""
         same = [w for w in self.vectors if w.ctype == v.ctype]
         wider = [w for w in self.vectors if w.element == v.element and w.count > v.count and v.count in (2, 3, 4)]
         r = self.rng.random()
@@ -116,7 +117,7 @@ class VectorStatements:
             if arrays:
                 a, n = self.rng.choice(arrays)
                 return f"{a.name}[{self.index(n, True)}]"
-        if r < 0.85:
+        if r < 0.85 or not scalar:
             return self.vector_literal(v)
         return self.lane_value(v.element, self.expr(1))  # widened to every lane
 
@@ -159,8 +160,8 @@ class VectorStatements:
             other = self.vector_operand(v)
             op = self.rng.choice(["<", ">", "<=", "==", "!="])
             mask = f"({v.name} {op} {other})"
-            self.emit(self.rng.choice([f"{v.name} = select({v.name}, {self.vector_operand(v)}, {mask});",
-                                       f"{v.name} = {mask} ? {v.name} : {self.vector_operand(v)};",
+            self.emit(self.rng.choice([f"{v.name} = select({v.name}, {self.vector_operand(v, False)}, {mask});",
+                                       f"{v.name} = {mask} ? {v.name} : {self.vector_operand(v, False)};",
                                        f"{v.name} = as_{v.ctype}({mask}) & {v.name};"]))
         elif k == 5:
             # (the generator's PRELUDE redefines the other integer builtins as scalar macros)
@@ -175,9 +176,9 @@ class VectorStatements:
             self._store_vector(v)
 
     def _float_vector_update(self, v: VectorVar) -> str:
-        a, b = v.name, self.vector_operand(v)
+        a, b, c = v.name, self.vector_operand(v), self.vector_operand(v, False)
         e = self.rng.choice([f"{a} + {b}", f"{a} - {b}", f"{a} * {b}", f"fmin({a}, {b})", f"fmax({a}, {b})",
-                             f"floor({a} * 0.5f)", f"fabs({a})", f"-{a}", f"select({a}, {b}, {a} < {b})"])
+                             f"floor({a} * 0.5f)", f"fabs({a})", f"-{a}", f"select({a}, {c}, {a} < {c})"])
         return f"{a} = fmin(fmax({e}, -4096.0f), 4096.0f);"
 
     def _convert(self, v: VectorVar) -> None:
