@@ -205,3 +205,20 @@ def test_pointer_made_from_an_integer_is_checked(checked_error):
 }"""
     error = checked_error(src, "wild", (8,), (8,), np.zeros(8, np.int32), np.uint64(0xdead0000))
     assert "points into none of argument 'out'" in lines(error)[0]
+
+
+def test_generic_pointer_loaded_from_memory_is_checked_against_every_space(ctx, queue):
+    src = """__kernel void gen(__global float *a, int k) {
+    float priv[4];
+    float *ps[2];
+    ps[0] = a; ps[1] = priv;
+    int i = get_global_id(0);
+    ps[i & 1][k] = 1.0f;
+}"""
+    kernel = cl.Program(ctx, src).build(options="-loomcl-check").gen
+    a = buffer(ctx, np.zeros(16, np.float32))
+    kernel(queue, (8,), (8,), a, np.int32(2))  # a[2] and priv[2]: in bounds
+    with pytest.raises(cl.OutOfBoundsError) as info:
+        kernel(queue, (8,), (8,), a, np.int32(8))  # a[8] is fine, priv[8] is not
+    assert "points into none of argument 'a' or private array 'priv'" in lines(info.value)[0]
+    assert lines(info.value)[3] == WORK_ITEM.format("1, 0, 0", "1, 0, 0", "0, 0, 0")
