@@ -101,8 +101,11 @@ class _DoublePowWriter(_PowWriter):
 
     def table(self, column: int, index: str) -> str:
         self.module.declare(_TABLE, _table_text())
-        at = self.op(f"add {self.I} {index}, {self.i(column << _INTERVAL_BITS)}")
-        pointers = self.op(f"getelementptr inbounds double, ptr @{_TABLE}, {self.I} {at}")
+        return self.load_gather(_TABLE, self.op(f"add {self.I} {index}, {self.i(column << _INTERVAL_BITS)}"))
+
+    def load_gather(self, table: str, index: str) -> str:
+        """@table[index] of a double table, a gather when vectorized."""
+        pointers = self.op(f"getelementptr inbounds double, ptr @{table}, {self.I} {index}")
         if self.lanes is None:
             return self.op(f"load double, ptr {pointers}, align 8")
         name = f"llvm.masked.gather.v{self.lanes}f64.v{self.lanes}p0"
