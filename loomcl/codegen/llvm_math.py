@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..ir import instructions as ins
-from . import (llvm_libm, llvm_libm_atan_double, llvm_libm_calls, llvm_libm_exp_log_double,
+from . import (llvm_libm, llvm_libm_atan_double, llvm_libm_calls, llvm_libm_erf_double, llvm_libm_exp_log_double,
                llvm_libm_inverse_trig, llvm_libm_pow, llvm_libm_pow_double, llvm_libm_trig,
                llvm_libm_trig_double, llvm_libm_wide)
 from .llvm_types import intrinsic_suffix, llvm_type
@@ -50,7 +50,7 @@ _DEFINED_EVERYWHERE = {ins.MathFunction.ABS, ins.MathFunction.CLZ, ins.MathFunct
 # first match wins: our own code, then the C library for what has no intrinsic
 _OWN_LIBRARIES = (llvm_libm, llvm_libm_trig, llvm_libm_pow, llvm_libm_wide, llvm_libm_inverse_trig,
                   llvm_libm_trig_double, llvm_libm_exp_log_double, llvm_libm_pow_double,
-                  llvm_libm_atan_double, llvm_libm_calls)
+                  llvm_libm_atan_double, llvm_libm_erf_double, llvm_libm_calls)
 
 
 def math_function(inst: ins.MathCall) -> ins.MathFunction:
