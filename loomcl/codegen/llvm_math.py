@@ -8,13 +8,15 @@ is the funnel shift `fshl(x, x, n)`, which takes n modulo the width as OpenCL's 
 
 Transcendental functions have no x86 instruction: LLVM's vectorizer widens the intrinsic and the
 backend then splits it into one scalar libm call per lane (no vector math library is reachable through
-llvmlite: `-vector-library` is not registered). So single-precision exp, exp2, log, log2, log10
-(llvm_libm.py), sin, cos, tan (llvm_libm_trig.py, full-range Payne-Hanek reduction in integer
-arithmetic), pow (llvm_libm_pow.py, in double inside), exp10, expm1, log1p, cbrt, hypot and the
-hyperbolic functions (llvm_libm_wide.py), atan, atan2, asin, acos (llvm_libm_inverse_trig.py; both
-in double inside) use our own branch-free implementations, which inline and vectorize. Every
-double-precision transcendental, and single-precision erf, erfc, tgamma and lgamma, still lower to
-libm calls (llvm_libm_calls.py).
+llvmlite: `-vector-library` is not registered). So we write our own branch-free implementations, which
+inline and vectorize. Float: exp, exp2, log, log2, log10 (llvm_libm.py), sin, cos, tan
+(llvm_libm_trig.py, full-range Payne-Hanek reduction in integer arithmetic), pow (llvm_libm_pow.py, in
+double inside), exp10, expm1, log1p, cbrt, hypot and the hyperbolic functions (llvm_libm_wide.py), atan,
+atan2, asin, acos (llvm_libm_inverse_trig.py; both in double inside), erf and erfc (llvm_libm_erf_double.py,
+in double inside). Double: sin, cos, tan (llvm_libm_trig_double.py), exp, exp2, exp10, log, log2, log10
+(llvm_libm_exp_log_double.py), pow (llvm_libm_pow_double.py), atan, atan2, asin, acos
+(llvm_libm_atan_double.py), erf, erfc. The rest (double expm1, log1p, cbrt, hypot, the hyperbolic
+functions and their inverses; tgamma and lgamma in both) still lower to libm calls (llvm_libm_calls.py).
 """
 from __future__ import annotations
 
