@@ -59,7 +59,8 @@ def libm_function(module: ModuleText, function: M, t: ty.Type) -> str:
     name = f"loomcl.{function.value}.{intrinsic_suffix(t)}"
     if name not in module.declarations:
         body = _ExpLogWriter(module, t)
-        body.exp(function) if function in (M.EXP, M.EXP2, M.EXP10) else body.log(function)
+        result = body.exp(function, "%x") if function in (M.EXP, M.EXP2, M.EXP10) else body.log(function, "%x")
+        body.lines.append(f"  ret {body.F} {result}")
         module.declare(name, body.text(name))
     return f"@{name}"
 
@@ -81,14 +82,21 @@ class _ExpLogWriter(_Writer):
 
     # -- exp, exp2, exp10 ----------------------------------------------------------------------------
 
-    def exp(self, function: M) -> None:
+    def exp(self, function: M, x: str) -> str:
+        n, p = self.exp_parts(function, x)
+        y = self.times_power_of_two(self.dop("fadd", p, self.d(1.0)), n)
+        return self.select(self.fcmp("uno", x, x), x, y)
+
+    def exp_parts(self, function: M, x: str, low: float | None = None) -> tuple[str, str]:
+        """(n, p) with b^x = 2^n (1 + p) (b = e, 2, 10 by `function`), x clamped to [low, the
+        overflow end]; p is e^r - 1 for |r| <= ln2/2 to 2^-57 relative."""
         if function == M.EXP2:
-            low, high, log2_base = -1080.0, 1030.0, 1.0
+            bottom, high, log2_base = -1080.0, 1030.0, 1.0
         elif function == M.EXP10:
-            low, high, log2_base = -330.0, 310.0, math.log2(10)
+            bottom, high, log2_base = -330.0, 310.0, math.log2(10)
         else:
-            low, high, log2_base = -750.0, 712.0, 1 / math.log(2)
-        x = self.call("minnum", self.call("maxnum", "%x", self.d(low)), self.d(high))
+            bottom, high, log2_base = -750.0, 712.0, 1 / math.log(2)
+        x = self.call("minnum", self.call("maxnum", x, self.d(bottom if low is None else low)), self.d(high))
         n = self.call("rint", self.dop("fmul", x, self.d(log2_base)))
         if function == M.EXP2:
             r, r_lo = self.times_constant(self.dop("fsub", x, n), self.d(0.0), _LN2)
@@ -101,9 +109,7 @@ class _ExpLogWriter(_Writer):
             if function == M.EXP10:
                 r, r_lo = self.times_constant(r, r_lo, _LN10)
         r2 = self.dop("fmul", r, r)
-        p = self.dop("fadd", r, self.fma(r2, self.horner(r, _EXP_POLY, t=self.F), r_lo))
-        y = self.times_power_of_two(self.dop("fadd", p, self.d(1.0)), n)
-        self.lines.append(f"  ret {self.F} {self.select(self.fcmp('uno', '%x', '%x'), '%x', y)}")
+        return n, self.dop("fadd", r, self.fma(r2, self.horner(r, _EXP_POLY, t=self.F), r_lo))
 
     def times_power_of_two(self, p: str, n: str) -> str:
         """p 2^n for integral n in [-1080, 1030], as p 2^(n/2) 2^(n - n/2): each factor normal."""
@@ -118,8 +124,8 @@ class _ExpLogWriter(_Writer):
 
     # -- log, log2, log10 ---------------------------------------------------------------------------
 
-    def log(self, function: M) -> None:
-        e, head, tail = self.log1p_parts()
+    def log(self, function: M, x: str) -> str:
+        e, head, tail = self.log_parts(x)
         if function == M.LOG:
             c, (y, y_lo) = _LN2_STEP, (head, tail)
         elif function == M.LOG2:
@@ -131,15 +137,15 @@ class _ExpLogWriter(_Writer):
         a_part = self.dop("fsub", s, y)
         lost = self.dop("fadd", self.dop("fsub", a, a_part), self.dop("fsub", y, self.dop("fsub", s, a_part)))
         core = self.dop("fadd", s, self.fma(e, self.d(c[1]), self.dop("fadd", lost, y_lo)))
-        result = self.select(self.fcmp("oeq", "%x", self.d(0.0)), self.d(float("-inf")), core)
-        result = self.select(self.fcmp("olt", "%x", self.d(0.0)), self.d(float("nan")), result)
-        result = self.select(self.fcmp("oeq", "%x", self.d(float("inf"))), "%x", result)
-        self.lines.append(f"  ret {self.F} {self.select(self.fcmp('uno', '%x', '%x'), '%x', result)}")
+        result = self.select(self.fcmp("oeq", x, self.d(0.0)), self.d(float("-inf")), core)
+        result = self.select(self.fcmp("olt", x, self.d(0.0)), self.d(float("nan")), result)
+        result = self.select(self.fcmp("oeq", x, self.d(float("inf"))), x, result)
+        return self.select(self.fcmp("uno", x, x), x, result)
 
-    def log1p_parts(self) -> tuple[str, str, str]:
+    def log_parts(self, x: str) -> tuple[str, str, str]:
         """(e, head, tail) with x = 2^e (1 + f) and ln(1 + f) = head + tail, for positive finite x."""
-        small = self.fcmp("olt", "%x", self.d(2.2250738585072014e-308))
-        x = self.select(small, self.dop("fmul", "%x", self.d(2.0 ** 54)), "%x")
+        small = self.fcmp("olt", x, self.d(2.2250738585072014e-308))
+        x = self.select(small, self.dop("fmul", x, self.d(2.0 ** 54)), x)
         bits = self.op(f"bitcast {self.F} {x} to {self.L}")
         biased = self.op(f"trunc {self.L} {self.op(f'lshr {self.L} {bits}, {self.l(52)}')} to {self.I}")
         m_bits = self.op(f"or {self.L} {self.op(f'and {self.L} {bits}, {self.l((1 << 52) - 1)}')}, "

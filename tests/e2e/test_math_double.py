@@ -111,6 +111,15 @@ CASES = {   # name: (inputs, mpmath reference, OpenCL 1.2 ulp limit)
     "atan2": (lambda: (any_inputs(), any_inputs()), mp.atan2, 6),
     "asin": (lambda: (unit_inputs(),), mp.asin, 4),
     "acos": (lambda: (unit_inputs(),), mp.acos, 4),
+    "expm1": (lambda: (exp_inputs(-45, 710),), mp.expm1, 3),
+    "log1p": (lambda: (np.concatenate([RNG.uniform(-1, 10, 500), positive_inputs(), -np.exp2(RNG.uniform(-1074, -0.01, 500))]),),
+              mp.log1p, 2),
+    "sinh": (lambda: (np.concatenate([RNG.uniform(-711, 711, 500), signed(np.exp2(RNG.uniform(-1074, 5, 500)))]),),
+             mp.sinh, 4),
+    "cosh": (lambda: (np.concatenate([RNG.uniform(-711, 711, 500), signed(np.exp2(RNG.uniform(-1074, 5, 500)))]),),
+             mp.cosh, 4),
+    "tanh": (lambda: (np.concatenate([RNG.uniform(-30, 30, 500), signed(np.exp2(RNG.uniform(-1074, 5, 500)))]),),
+             mp.tanh, 5),
     "erf": (lambda: (np.concatenate([RNG.uniform(-6, 6, 600), signed(np.exp2(RNG.uniform(-1074, 3, 300)))]),),
             mp.erf, 16),
     "erfc": (lambda: (np.concatenate([RNG.uniform(-6, 6, 600), RNG.uniform(0.8, 27.3, 600)]),), mp.erfc, 16),
@@ -130,7 +139,8 @@ SPECIALS = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -0.5, 2
                      1e300, -1e300, 0.84375, 26.0])
 NUMPY = {"sin": np.sin, "cos": np.cos, "tan": np.tan, "exp": np.exp, "exp2": np.exp2, "exp10": lambda x: 10.0 ** x,
          "log": np.log, "log2": np.log2, "log10": np.log10, "atan": np.arctan, "asin": np.arcsin,
-         "acos": np.arccos, "erf": special.erf, "erfc": special.erfc, "pow": np.power, "atan2": np.arctan2}
+         "acos": np.arccos, "expm1": np.expm1, "log1p": np.log1p, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,
+         "erf": special.erf, "erfc": special.erfc, "pow": np.power, "atan2": np.arctan2}
 
 
 @pytest.mark.parametrize("name", list(NUMPY))
