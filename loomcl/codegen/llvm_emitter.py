@@ -28,6 +28,7 @@ from ..ir.function import Block, Function
 from ..ir.values import Constant, GlobalVariable, Undef, Value, VectorConstant
 from ..options import CompilerOptions
 from .errors import CodegenError
+from . import llvm_libm_fmod
 from .llvm_math import emit_math
 from .llvm_module import LAUNCH_TYPE, ModuleText, quote
 from .llvm_types import format_constant, llvm_type
@@ -225,6 +226,11 @@ class FunctionEmitter:
     # -- arithmetic -------------------------------------------------------------------------------------
 
     def binary(self, inst: ins.BinaryOp) -> None:
+        if inst.opcode == ins.BinaryOpcode.FREM and llvm_libm_fmod.supports(inst.type):
+            callee = llvm_libm_fmod.fmod_function(self.module, inst.type)
+            self.emit_line(f"{self.ref(inst)} = call {llvm_type(inst.type)} {callee}({self.typed(inst.lhs)}, "
+                           f"{self.typed(inst.rhs)})")
+            return
         rhs = self.safe_divisor(inst) if inst.opcode in _INTEGER_DIVISIONS else self.ref(inst.rhs)
         self.emit_line(f"{self.ref(inst)} = {inst.opcode.value} {self.typed(inst.lhs)}, {rhs}")
 
