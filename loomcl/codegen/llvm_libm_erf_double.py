@@ -1,7 +1,8 @@
 """Vectorizable erf and erfc, written in LLVM IR: double precision, and float by evaluating the double
 code once and rounding (branch-free; see llvm_libm.py for why we write our own).
 
-* |x| < 0.84375: erf x = x P(x^2), P of degree 12 (relative error 2^-69); erfc x = 1 - erf x.
+* |x| < 0.84375: erf x = x P(x^2), P of degree 12 (relative error 2^-69; for float results degree 6,
+  2^-33, and degree 8 below for G); erfc x = 1 - erf x.
 * |x| >= 0.84375: erfc |x| = e^(-x^2) G(1/|x|) / |x| with G(u) = erfc(1/u) e^(1/u^2) / u, which is
   smooth in u = 1/|x| (it tends to 1/sqrt(pi)), fitted on four intervals of |x| (split at 1.5, 2.5
   and 4.5) by degree-16 polynomials in u - u_centre (relative errors 2^-58 to 2^-69); the interval's
@@ -53,6 +54,29 @@ _ERFC_PIECES = (
         -0.24365524323549625, -0.06950044935715508, 0.5595874736056103)),
 )
 
+# the same for float results, of lower degree (relative errors below 2^-32)
+_ERF_SMALL_FLOAT = (
+    8.872427360111499e-05, -0.0008251419806348135, 0.005209821213664046, -0.026862656675785874,
+    0.11283749746687693, -0.3761263701159507, 1.1283791669547685)
+_ERFC_PIECES_FLOAT = (
+    (0.84375, 0.9259259259259259, (
+        -1.2935476836458135e-06, 0.005128317520305356, -0.01281434981761629, 0.020917675630968396,
+        -0.025134474246886127, 0.014563368458592314, 0.03304279068801693, -0.15946863796795266,
+        0.43920955608775797)),
+    (1.5, 0.5333333333333333, (
+        0.0985151489831907, -0.07820877166395786, 0.019758668154530378, 0.048459768220704295,
+        -0.10111940887225822, 0.10495999733669777, -0.025445637984978117, -0.16927252724773145,
+        0.5051812221836417)),
+    (2.5, 0.3111111111111111, (
+        -0.12269998112278707, -0.2652475563623549, 0.3202071771664672, -0.13648333035660434,
+        -0.08972891616534806, 0.2042620115965039, -0.12871061060247502, -0.13753738422408512,
+        0.5401211816800365)),
+    (4.5, 0.1292929292929293, (
+        -1.3291704435126286, 1.222440503854672, -0.01288754694879454, -0.48955374449945976,
+        0.21687716026240905, 0.17956519654590333, -0.24365524737444658, -0.0695004489232079,
+        0.5595874736063047)),
+)
+
 
 def supports(function: M, t: ty.Type) -> bool:
     return function in SUPPORTED and ty.scalar_of(t) in (ty.f32, ty.f64)
@@ -65,7 +89,9 @@ def libm_function(module: ModuleText, function: M, t: ty.Type) -> str:
         body = _ErfWriter(module, ty.f64 if lanes is None else ty.VectorType(ty.f64, lanes))
         outer = llvm_type(t)
         x = "%x" if ty.scalar_of(t) == ty.f64 else body.op(f"fpext {outer} %x to {body.F}")
-        result = body.erf(x, complement=function == M.ERFC)
+        double = ty.scalar_of(t) == ty.f64
+        result = body.erf(x, function == M.ERFC, _ERF_SMALL if double else _ERF_SMALL_FLOAT,
+                          _ERFC_PIECES if double else _ERFC_PIECES_FLOAT)
         if ty.scalar_of(t) == ty.f32:
             result = body.op(f"fptrunc {body.F} {result} to {outer}")
         module.declare(name, "\n".join([f"define internal {outer} @{name}({outer} %x) #0 {{", "entry:",
@@ -75,10 +101,10 @@ def libm_function(module: ModuleText, function: M, t: ty.Type) -> str:
 
 class _ErfWriter(_DoublePowWriter):
 
-    def piecewise_poly(self, ax: str, u: str) -> str:
+    def piecewise_poly(self, ax: str, u: str, pieces) -> str:
         """G(u) on the interval of |x|: coefficients and centre chosen by selects."""
-        chosen = [self.d(c) for c in (_ERFC_PIECES[0][1], *_ERFC_PIECES[0][2])]
-        for start, centre, coefficients in _ERFC_PIECES[1:]:
+        chosen = [self.d(c) for c in (pieces[0][1], *pieces[0][2])]
+        for start, centre, coefficients in pieces[1:]:
             inside = self.fcmp("oge", ax, self.d(start))
             chosen = [self.select(inside, self.d(c), old) for c, old in zip((centre, *coefficients), chosen)]
         v = self.dop("fsub", u, chosen[0])
@@ -87,14 +113,14 @@ class _ErfWriter(_DoublePowWriter):
             acc = self.fma(v, acc, c)
         return acc
 
-    def erf(self, x: str, complement: bool) -> str:
+    def erf(self, x: str, complement: bool, small_poly, pieces) -> str:
         ax = self.call("fabs", x)
-        small_erf = self.dop("fmul", x, self.horner(self.dop("fmul", x, x), _ERF_SMALL, t=self.F))
+        small_erf = self.dop("fmul", x, self.horner(self.dop("fmul", x, x), small_poly, t=self.F))
         u = self.dop("fdiv", self.d(1.0), ax)
         square = self.dop("fmul", ax, ax)
         square_tail = self.call("fma", ax, ax, self.neg(square))
         gauss = self.exp_double_double(self.neg(square), self.neg(square_tail))
-        erfc_big = self.dop("fmul", self.dop("fmul", gauss, self.piecewise_poly(ax, u)), u)
+        erfc_big = self.dop("fmul", self.dop("fmul", gauss, self.piecewise_poly(ax, u, pieces)), u)
         small = self.fcmp("olt", ax, self.d(_SMALL))
         if complement:
             big = self.select(self.fcmp("olt", x, self.d(0.0)), self.dop("fsub", self.d(2.0), erfc_big), erfc_big)
