@@ -15,9 +15,9 @@ double inside), exp10, expm1, log1p, cbrt, hypot and the hyperbolic functions (l
 atan2, asin, acos (llvm_libm_inverse_trig.py; both in double inside), erf and erfc (llvm_libm_erf_double.py,
 in double inside). Double: sin, cos, tan (llvm_libm_trig_double.py), exp, exp2, exp10, log, log2, log10
 (llvm_libm_exp_log_double.py), pow (llvm_libm_pow_double.py), atan, atan2, asin, acos
-(llvm_libm_atan_double.py), erf, erfc, expm1, log1p, sinh, cosh, tanh (llvm_libm_hyperbolic_double.py).
-The rest (double cbrt, hypot, asinh, acosh, atanh; tgamma and lgamma in both) still lower to libm calls
-(llvm_libm_calls.py).
+(llvm_libm_atan_double.py), erf, erfc, expm1, log1p, the hyperbolic functions and their inverses
+(llvm_libm_hyperbolic_double.py). The rest (double cbrt and hypot; tgamma and lgamma in both) still
+lower to libm calls (llvm_libm_calls.py). Float fmod (`frem`) is open-coded too (llvm_libm_fmod.py).
 """
 from __future__ import annotations
 

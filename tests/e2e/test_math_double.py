@@ -120,6 +120,11 @@ CASES = {   # name: (inputs, mpmath reference, OpenCL 1.2 ulp limit)
              mp.cosh, 4),
     "tanh": (lambda: (np.concatenate([RNG.uniform(-30, 30, 500), signed(np.exp2(RNG.uniform(-1074, 5, 500)))]),),
              mp.tanh, 5),
+    "asinh": (lambda: (any_inputs(),), mp.asinh, 4),
+    "acosh": (lambda: (np.concatenate([1 + np.exp2(RNG.uniform(-52, 3, 500)), np.exp2(RNG.uniform(0, 1023, 500))]),),
+              mp.acosh, 4),
+    "atanh": (lambda: (np.concatenate([unit_inputs()[:-2], signed(1 - np.exp2(RNG.uniform(-53, -1, 300)))]),),
+              mp.atanh, 5),
     "erf": (lambda: (np.concatenate([RNG.uniform(-6, 6, 600), signed(np.exp2(RNG.uniform(-1074, 3, 300)))]),),
             mp.erf, 16),
     "erfc": (lambda: (np.concatenate([RNG.uniform(-6, 6, 600), RNG.uniform(0.8, 27.3, 600)]),), mp.erfc, 16),
@@ -140,6 +145,7 @@ SPECIALS = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -0.5, 2
 NUMPY = {"sin": np.sin, "cos": np.cos, "tan": np.tan, "exp": np.exp, "exp2": np.exp2, "exp10": lambda x: 10.0 ** x,
          "log": np.log, "log2": np.log2, "log10": np.log10, "atan": np.arctan, "asin": np.arcsin,
          "acos": np.arccos, "expm1": np.expm1, "log1p": np.log1p, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,
+         "asinh": np.arcsinh, "acosh": np.arccosh, "atanh": np.arctanh,
          "erf": special.erf, "erfc": special.erfc, "pow": np.power, "atan2": np.arctan2}
 
 
