@@ -16,8 +16,8 @@ atan2, asin, acos (llvm_libm_inverse_trig.py; both in double inside), erf and er
 in double inside). Double: sin, cos, tan (llvm_libm_trig_double.py), exp, exp2, exp10, log, log2, log10
 (llvm_libm_exp_log_double.py), pow (llvm_libm_pow_double.py), atan, atan2, asin, acos
 (llvm_libm_atan_double.py), erf, erfc, expm1, log1p, the hyperbolic functions and their inverses
-(llvm_libm_hyperbolic_double.py). The rest (double cbrt and hypot; tgamma and lgamma in both) still
-lower to libm calls (llvm_libm_calls.py). Float fmod (`frem`) is open-coded too (llvm_libm_fmod.py).
+(llvm_libm_hyperbolic_double.py), cbrt and hypot (llvm_libm_root_double.py). tgamma and lgamma, in
+both, still lower to libm calls (llvm_libm_calls.py). Float fmod (`frem`) is open-coded too (llvm_libm_fmod.py).
 """
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING
 
 from ..ir import instructions as ins
 from . import (llvm_libm, llvm_libm_atan_double, llvm_libm_calls, llvm_libm_erf_double, llvm_libm_exp_log_double,
-               llvm_libm_hyperbolic_double, llvm_libm_inverse_trig, llvm_libm_pow, llvm_libm_pow_double, llvm_libm_trig,
-               llvm_libm_trig_double, llvm_libm_wide)
+               llvm_libm_hyperbolic_double, llvm_libm_inverse_trig, llvm_libm_pow, llvm_libm_pow_double,
+               llvm_libm_root_double, llvm_libm_trig, llvm_libm_trig_double, llvm_libm_wide)
 from .llvm_types import intrinsic_suffix, llvm_type
 
 if TYPE_CHECKING:
@@ -52,8 +52,8 @@ _DEFINED_EVERYWHERE = {ins.MathFunction.ABS, ins.MathFunction.CLZ, ins.MathFunct
 
 # first match wins: our own code, then the C library for what has no intrinsic
 _OWN_LIBRARIES = (llvm_libm, llvm_libm_trig, llvm_libm_pow, llvm_libm_wide, llvm_libm_inverse_trig,
-                  llvm_libm_trig_double, llvm_libm_exp_log_double, llvm_libm_pow_double,
-                  llvm_libm_atan_double, llvm_libm_erf_double, llvm_libm_hyperbolic_double, llvm_libm_calls)
+                  llvm_libm_trig_double, llvm_libm_exp_log_double, llvm_libm_pow_double, llvm_libm_atan_double,
+                  llvm_libm_erf_double, llvm_libm_hyperbolic_double, llvm_libm_root_double, llvm_libm_calls)
 
 
 def math_function(inst: ins.MathCall) -> ins.MathFunction:

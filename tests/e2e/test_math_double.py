@@ -125,6 +125,8 @@ CASES = {   # name: (inputs, mpmath reference, OpenCL 1.2 ulp limit)
               mp.acosh, 4),
     "atanh": (lambda: (np.concatenate([unit_inputs()[:-2], signed(1 - np.exp2(RNG.uniform(-53, -1, 300)))]),),
               mp.atanh, 5),
+    "cbrt": (lambda: (any_inputs(),), lambda x: mp.sign(x) * mp.cbrt(abs(x)), 2),
+    "hypot": (lambda: (any_inputs(), any_inputs()), mp.hypot, 4),
     "erf": (lambda: (np.concatenate([RNG.uniform(-6, 6, 600), signed(np.exp2(RNG.uniform(-1074, 3, 300)))]),),
             mp.erf, 16),
     "erfc": (lambda: (np.concatenate([RNG.uniform(-6, 6, 600), RNG.uniform(0.8, 27.3, 600)]),), mp.erfc, 16),
@@ -145,7 +147,7 @@ SPECIALS = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -0.5, 2
 NUMPY = {"sin": np.sin, "cos": np.cos, "tan": np.tan, "exp": np.exp, "exp2": np.exp2, "exp10": lambda x: 10.0 ** x,
          "log": np.log, "log2": np.log2, "log10": np.log10, "atan": np.arctan, "asin": np.arcsin,
          "acos": np.arccos, "expm1": np.expm1, "log1p": np.log1p, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,
-         "asinh": np.arcsinh, "acosh": np.arccosh, "atanh": np.arctanh,
+         "asinh": np.arcsinh, "acosh": np.arccosh, "atanh": np.arctanh, "cbrt": np.cbrt, "hypot": np.hypot,
          "erf": special.erf, "erfc": special.erfc, "pow": np.power, "atan2": np.arctan2}
 
 
@@ -153,7 +155,7 @@ NUMPY = {"sin": np.sin, "cos": np.cos, "tan": np.tan, "exp": np.exp, "exp2": np.
 def test_double_special_values_follow_c99(run_kernel, name):
     """Zeros with their signs, infinities and NaN exactly as numpy's C library gives them; finite
     results within 4 ulp of it."""
-    if name in ("pow", "atan2"):
+    if name in ("pow", "atan2", "hypot"):
         x, y = (a.ravel() for a in np.meshgrid(SPECIALS, SPECIALS))
         args = (x, y)
     else:
