@@ -1,6 +1,6 @@
-"""Math functions that have neither an LLVM intrinsic nor our own implementation at a type: calls of
-the C library (glibc's libm, already loaded in the process that runs the JIT), one call per lane for
-vectors. Today that is tgamma and lgamma, in float and double; glibc documents them within 1-3 ulp of the exact result, inside
+"""Math functions that have neither an LLVM intrinsic nor our own implementation at a type: calls of the C
+library (glibc's libm, already loaded in the process that runs the JIT), one call per lane for vectors.
+Today that is double tgamma and lgamma; glibc documents them within 1-3 ulp of the exact result, inside
 OpenCL's bounds.
 
 These calls do not vectorize (a work-item loop around them runs one lane at a time); the functions

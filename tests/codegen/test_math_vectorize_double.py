@@ -1,4 +1,4 @@
-"""The double-precision math library and float erf/erfc inline into the work-item loop and vectorize
+"""The double-precision math library and float erf, erfc, tgamma, lgamma inline into the work-item loop and vectorize
 with it (no scalar libm call left), and their vector-type forms agree with the scalar forms bit for bit.
 Accuracy is measured in tests/e2e/test_math_double.py."""
 import re
@@ -26,8 +26,8 @@ def test_double_functions_vectorize_without_libm_calls(function):
     assert not re.search(rf"call .*@({function.value}|llvm\.{function.value}\.)", text)
 
 
-@pytest.mark.parametrize("function", [F.ERF, F.ERFC])
-def test_float_erf_vectorizes_without_libm_calls(function):
+@pytest.mark.parametrize("function", [F.ERF, F.ERFC, F.TGAMMA, F.LGAMMA])
+def test_float_functions_in_double_vectorize_without_libm_calls(function):
     text = codegen.llvm_ir(build_math(function, 1, ty.f32, local=256))
     assert "x double>" in text
     assert not re.search(rf"call .*@{function.value}f\(", text)
@@ -66,3 +66,10 @@ def test_double_vector_forms_agree_with_scalar(function):
     inputs[0][:4] = [1e300, -0.0, 7.0, 0.5]
     v4 = ty.VectorType(ty.f64, 4)
     np.testing.assert_array_equal(_run(function, inputs, v4), _run(function, inputs, ty.f64))
+
+
+@pytest.mark.parametrize("function", [F.ERF, F.ERFC, F.TGAMMA, F.LGAMMA])
+def test_float_vector_forms_agree_with_scalar(function):
+    x = np.random.default_rng(6).uniform(-6, 30, 4 * LOCAL * 8).astype(np.float32)
+    x[:4] = [0.5, -0.0, 3.0, -2.5]
+    np.testing.assert_array_equal(_run(function, [x], ty.VectorType(ty.f32, 4)), _run(function, [x], ty.f32))
