@@ -100,7 +100,8 @@ class _AtanWriter(_DoublePowWriter):
 
     def cosine_side(self) -> str:
         """sqrt(1 - x^2) as sqrt((1 - x)(1 + x)); NaN for |x| > 1."""
-        return self.call("sqrt", self.dop("fmul", self.dop("fsub", self.d(1.0), "%x"), self.dop("fadd", self.d(1.0), "%x")))
+        one_minus, one_plus = self.dop("fsub", self.d(1.0), "%x"), self.dop("fadd", self.d(1.0), "%x")
+        return self.call("sqrt", self.dop("fmul", one_minus, one_plus))
 
     def asin(self) -> str:
         return self.atan2_of("%x", self.cosine_side())

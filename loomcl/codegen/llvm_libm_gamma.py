@@ -10,8 +10,8 @@ see llvm_libm.py for why we write our own). Vectorized they run on <N x double>.
 * x < 1/2 by reflection: Gamma(x) = pi / (sin(pi x) Gamma(1 - x)), ln|Gamma(x)| = ln pi
   - ln|sin(pi x)| - ln Gamma(1 - x), with sin(pi x) = (-1)^n sin(pi r), n = rint(x), r = x - n exact,
   |r| <= 1/2, from its Taylor series (to r^17: 2^-43, far below a float ulp).
-Special values (C99 Annex F): lgamma(1) = lgamma(2) = +0 exactly, tgamma(+-0) = +-inf, tgamma of a negative integer or -inf is NaN,
-tgamma(inf) = inf; lgamma of a non-positive integer or +-inf is inf; NaN gives NaN. Float results
+Special values (C99 Annex F): lgamma(1) = lgamma(2) = +0 exactly, tgamma(+-0) = +-inf, tgamma of a
+negative integer or -inf is NaN, tgamma(inf) = inf; lgamma of a non-positive integer or +-inf is inf; NaN gives NaN. Float results
 overflow to inf and underflow to +-0 in the final rounding. OpenCL 1.2 allows tgamma 16 ulp and sets no
 bound for lgamma; measured in tests/e2e/test_math_library.py.
 """
@@ -64,7 +64,8 @@ class _GammaWriter(_HyperbolicWriter):
         shifted = self.fcmp("olt", y, self.d(float(_SHIFT)))
         product = self.d(1.0)
         for k in range(_SHIFT):
-            product = self.dop("fmul", product, self.select(shifted, self.dop("fadd", y, self.d(float(k))), self.d(1.0)))
+            factor = self.select(shifted, self.dop("fadd", y, self.d(float(k))), self.d(1.0))
+            product = self.dop("fmul", product, factor)
         z = self.select(shifted, self.dop("fadd", y, self.d(float(_SHIFT))), y)
         inverse = self.dop("fdiv", self.d(1.0), z)
         series = self.dop("fmul", inverse, self.horner(self.dop("fmul", inverse, inverse), _STIRLING, t=self.F))

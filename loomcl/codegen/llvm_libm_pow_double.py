@@ -121,7 +121,8 @@ class _DoublePowWriter(_PowWriter):
         ax = self.select(small, self.dop("fmul", ax, self.d(2.0 ** 52)), ax)
         bits = self.op(f"bitcast {self.F} {ax} to {self.L}")
         offset = self.op(f"sub {self.L} {bits}, {self.l(_OFFSET)}")
-        index = self.op(f"trunc {self.L} {self.op(f'lshr {self.L} {offset}, {self.l(52 - _INTERVAL_BITS)}')} to {self.I}")
+        top = self.op(f"lshr {self.L} {offset}, {self.l(52 - _INTERVAL_BITS)}")
+        index = self.op(f"trunc {self.L} {top} to {self.I}")
         index = self.op(f"and {self.I} {index}, {self.i((1 << _INTERVAL_BITS) - 1)}")
         k = self.op(f"sitofp {self.L} {self.op(f'ashr {self.L} {offset}, {self.l(52)}')} to {self.F}")
         k = self.dop("fsub", k, self.select(small, self.d(52.0), self.d(0.0)))
@@ -177,7 +178,8 @@ class _DoublePowWriter(_PowWriter):
         # |x| = 0 or inf: 0 or inf by the sign of y (log_abs is not meant for them)
         edge = self.select(self.op(f"xor {self.B} {self.fcmp('olt', '%y', self.d(0.0))}, "
                                    f"{self.fcmp('oeq', ax, self.d(0.0))}"), self.d(0.0), self.d(float("inf")))
-        edge_x = self.op(f"or {self.B} {self.fcmp('oeq', ax, self.d(0.0))}, {self.fcmp('oeq', ax, self.d(float('inf')))}")
+        edge_x = self.op(f"or {self.B} {self.fcmp('oeq', ax, self.d(0.0))}, "
+                         f"{self.fcmp('oeq', ax, self.d(float('inf')))}")
         magnitude = self.select(edge_x, edge, magnitude)
         # y = +-inf: 0 or inf by |x| against 1 (|x| = 1 is a special case below)
         huge = self.select(self.op(f"xor {self.B} {self.fcmp('olt', '%y', self.d(0.0))}, "

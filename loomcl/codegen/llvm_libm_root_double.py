@@ -60,7 +60,8 @@ class _RootWriter(_DoublePowWriter):
         q = self.op(f"sub {self.I} {self.op(f'sdiv {self.I} {shifted}, {self.i(3)}')}, {self.i(400)}")
         s = self.op(f"sub {self.I} {e}, {self.op(f'mul {self.I} {q}, {self.i(3)}')}")
         bits = self.op(f"bitcast {self.F} {scaled} to {self.L}")
-        mantissa = self.op(f"or {self.L} {self.op(f'and {self.L} {bits}, {self.l((1 << 52) - 1)}')}, {self.l(1023 << 52)}")
+        fraction = self.op(f"and {self.L} {bits}, {self.l((1 << 52) - 1)}")
+        mantissa = self.op(f"or {self.L} {fraction}, {self.l(1023 << 52)}")
         z = self.dop("fmul", self.op(f"bitcast {self.L} {mantissa} to {self.F}"), self.power_of_two(s))
         y = self.horner(z, _CBRT_GUESS, t=self.F)
         for _ in range(3):
@@ -68,18 +69,21 @@ class _RootWriter(_DoublePowWriter):
             step = self.dop("fdiv", self.call("fma", y2, y, self.neg(z)), self.dop("fmul", y2, self.d(3.0)))
             y = self.dop("fsub", y, step)
         result = self.call("copysign", self.dop("fmul", y, self.power_of_two(q)), "%x")
-        special = self.op(f"or {self.B} {self.fcmp('oeq', ax, self.d(0.0))}, {self.fcmp('ueq', ax, self.d(float('inf')))}")
+        special = self.op(f"or {self.B} {self.fcmp('oeq', ax, self.d(0.0))}, "
+                          f"{self.fcmp('ueq', ax, self.d(float('inf')))}")
         return self.select(special, self.dop("fadd", "%x", "%x"), result)
 
     def hypot(self) -> str:
         ax, ay = self.call("fabs", "%x"), self.call("fabs", "%y")
         big, little = self.call("maxnum", ax, ay), self.call("minnum", ax, ay)
         e = self.op(f"sub {self.I} {self.exponent_field(big)}, {self.i(1023)}")
-        e = self.op(f"select {self.B} {self.op(f'icmp slt {self.I} {e}, {self.i(-1000)}')}, {self.I} {self.i(-1000)}, {self.I} {e}")
-        e = self.op(f"select {self.B} {self.op(f'icmp sgt {self.I} {e}, {self.i(1000)}')}, {self.I} {self.i(1000)}, {self.I} {e}")
+        for predicate, bound in (("slt", -1000), ("sgt", 1000)):
+            beyond = self.op(f"icmp {predicate} {self.I} {e}, {self.i(bound)}")
+            e = self.op(f"select {self.B} {beyond}, {self.I} {self.i(bound)}, {self.I} {e}")
         down = self.power_of_two(self.op(f"sub {self.I} {self.i(0)}, {e}"))
         a, b = self.dop("fmul", big, down), self.dop("fmul", little, down)
         result = self.dop("fmul", self.call("sqrt", self.fma(a, a, self.dop("fmul", b, b))), self.power_of_two(e))
         result = self.select(self.fcmp("uno", "%x", "%y"), self.dop("fadd", "%x", "%y"), result)
-        infinite = self.op(f"or {self.B} {self.fcmp('oeq', ax, self.d(float('inf')))}, {self.fcmp('oeq', ay, self.d(float('inf')))}")
+        infinite = self.op(f"or {self.B} {self.fcmp('oeq', ax, self.d(float('inf')))}, "
+                           f"{self.fcmp('oeq', ay, self.d(float('inf')))}")
         return self.select(infinite, self.d(float("inf")), result)

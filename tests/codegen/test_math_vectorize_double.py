@@ -36,7 +36,7 @@ def test_float_functions_in_double_vectorize_without_libm_calls(function):
 def _aligned(a: np.ndarray) -> np.ndarray:
     """A copy on a 64-byte boundary: `<4 x double>` loads assume their natural 32-byte alignment, as
     the runtime's buffers give it and numpy's allocations need not."""
-    raw = np.zeros(a.size + 8, a.dtype)
+    raw = np.zeros(a.size + 64 // a.itemsize, a.dtype)
     start = (-raw.ctypes.data % 64) // a.itemsize
     view = raw[start:start + a.size]
     view[:] = a
