@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from .machine import Limits
+from .report_math import math_table
 from .runner import Row
 
 SCHEMA = "loomcl-bench/1"
@@ -105,6 +106,8 @@ def summary(rows: list[Row], names: list[str], limits: Limits, unavailable: list
              "launch + finish: " + ", ".join(f"{n} {one:.1f} µs (empty, 1 work-item) / {many:.1f} µs (64 groups of 64)"
                                            for n, (one, many) in limits.launch_us.items()),
              "", table(rows, names, limits), ""]
+    if maths := math_table(rows, names):
+        parts += [maths, ""]
     for name, value in ratio_geomeans(rows, names).items():
         if value is not None:
             count = sum(speed_ratio(row, name) is not None for row in rows)

@@ -28,6 +28,7 @@ from ..ir.function import Block, Function
 from ..ir.values import Constant, GlobalVariable, Undef, Value, VectorConstant
 from ..options import CompilerOptions
 from .errors import CodegenError
+from . import llvm_libm_fmod
 from .llvm_checks import CheckEmitter
 from .llvm_math import emit_math
 from .llvm_module import LAUNCH_TYPE, ModuleText, quote
@@ -250,6 +251,11 @@ class FunctionEmitter:
         return "".join(f" {flag}" for flag in self.options.fast_math_flags)
 
     def binary(self, inst: ins.BinaryOp) -> None:
+        if inst.opcode == ins.BinaryOpcode.FREM and llvm_libm_fmod.supports(inst.type):
+            callee = llvm_libm_fmod.fmod_function(self.module, inst.type)
+            self.emit_line(f"{self.ref(inst)} = call {llvm_type(inst.type)} {callee}({self.typed(inst.lhs)}, "
+                           f"{self.typed(inst.rhs)})")
+            return
         rhs = self.safe_divisor(inst) if inst.opcode in _INTEGER_DIVISIONS else self.ref(inst.rhs)
         flags = self.float_flags() if inst.opcode.is_float else ""
         self.emit_line(f"{self.ref(inst)} = {inst.opcode.value}{flags} {self.typed(inst.lhs)}, {rhs}")

@@ -1,10 +1,10 @@
-"""Math functions that have neither an LLVM intrinsic nor our own implementation at a type: calls of
-the C library (glibc's libm, already loaded in the process that runs the JIT), one call per lane for
-vectors. Today that is every double-precision function of the OpenCL 1.2 library beyond LLVM's
-intrinsics; glibc documents them within 1-3 ulp of the exact result, inside OpenCL's double bounds.
+"""Math functions that have neither an LLVM intrinsic nor our own implementation at a type: calls of the C
+library (glibc's libm, already loaded in the process that runs the JIT), one call per lane for vectors.
+Today that is double tgamma and lgamma; glibc documents them within 1-3 ulp of the exact result, inside
+OpenCL's bounds.
 
-These calls do not vectorize (a work-item loop around them runs one lane at a time); float functions
-have their own branch-free code in llvm_libm_*.py and reach this module only where it is missing.
+These calls do not vectorize (a work-item loop around them runs one lane at a time); the functions
+with their own branch-free code in llvm_libm_*.py reach this module only where it is missing.
 """
 from __future__ import annotations
 

@@ -82,10 +82,15 @@ class _PowWriter(_Writer):
         xd, yd = (self.op(f"fpext {self.F} {v} to {self.D}") for v in ("%x", "%y"))
         magnitude = self.exp2(self.dop("fmul", yd, self.log2_abs(xd)))
         result = self.op(f"fptrunc {self.D} {magnitude} to {self.F}")
+        self.lines.append(f"  ret {self.F} {self.special_cases(result)}")
+
+    def special_cases(self, result: str) -> str:
+        """pow(%x, %y) given `result` = |x|^y for the ordinary cases; constants by `self.f`, so a
+        double writer that makes `f` double constants shares it."""
         y_integral = self.fcmp("oeq", self.call("trunc", "%y"), "%y")
         half_y = self.op(f"fmul {self.F} %y, {self.f(0.5)}")
         y_odd = self.op(f"and {self.B} {y_integral}, {self.fcmp('une', self.call('trunc', half_y), half_y)}")
-        x_negative = self.op(f"icmp slt {self.I} {self.op(f'bitcast {self.F} %x to {self.I}')}, {self.i(0)}")
+        x_negative = self.fcmp("olt", self.call("copysign", self.f(1.0), "%x"), self.f(0.0))
         negate = self.op(f"and {self.B} {x_negative}, {y_odd}")
         result = self.select(negate, self.op(f"fneg {self.F} {result}"), result)
         finite_negative = self.op(f"and {self.B} {self.fcmp('olt', '%x', self.f(0.0))}, "
@@ -99,4 +104,4 @@ class _PowWriter(_Writer):
         x_one, y_zero = self.fcmp("oeq", "%x", self.f(1.0)), self.fcmp("oeq", "%y", self.f(0.0))
         one = self.op(f"or {self.B} {self.op(f'and {self.B} {unit_x}, {infinite_y}')}, "
                       f"{self.op(f'or {self.B} {x_one}, {y_zero}')}")
-        self.lines.append(f"  ret {self.F} {self.select(one, self.f(1.0), result)}")
+        return self.select(one, self.f(1.0), result)

@@ -6,15 +6,19 @@ Integer `abs` passes `false` for "poison on INT_MIN", since OpenCL defines abs(I
 and `ctz` pass `false` for "poison on zero", since OpenCL defines them (the width). `rotate(x, n)`
 is the funnel shift `fshl(x, x, n)`, which takes n modulo the width as OpenCL's rotate does.
 
-Transcendental functions have no x86 instruction: LLVM's vectorizer widens the intrinsic and the
-backend then splits it into one scalar libm call per lane (no vector math library is reachable through
-llvmlite: `-vector-library` is not registered). So single-precision exp, exp2, log, log2, log10
-(llvm_libm.py), sin, cos, tan (llvm_libm_trig.py, full-range Payne-Hanek reduction in integer
-arithmetic), pow (llvm_libm_pow.py, in double inside), exp10, expm1, log1p, cbrt, hypot and the
-hyperbolic functions (llvm_libm_wide.py), atan, atan2, asin, acos (llvm_libm_inverse_trig.py; both
-in double inside) use our own branch-free implementations, which inline and vectorize. Every
-double-precision transcendental, and single-precision erf, erfc, tgamma and lgamma, still lower to
-libm calls (llvm_libm_calls.py).
+Transcendental functions have no x86 instruction: LLVM's vectorizer widens the intrinsic and the backend
+then splits it into one scalar libm call per lane (no vector math library is reachable through llvmlite:
+`-vector-library` is not registered). So we write our own branch-free implementations, which inline and
+vectorize. Float: exp, exp2, log, log2, log10 (llvm_libm.py), sin, cos, tan (llvm_libm_trig.py, full-
+range Payne-Hanek reduction in integer arithmetic), pow (llvm_libm_pow.py, in double inside), exp10,
+expm1, log1p, cbrt, hypot and the hyperbolic functions (llvm_libm_wide.py), atan, atan2, asin, acos
+(llvm_libm_inverse_trig.py; both in double inside), erf and erfc (llvm_libm_erf_double.py, in double
+inside), tgamma and lgamma (llvm_libm_gamma.py, in double inside). Double: sin, cos, tan
+(llvm_libm_trig_double.py), exp, exp2, exp10, log, log2, log10 (llvm_libm_exp_log_double.py), pow
+(llvm_libm_pow_double.py), atan, atan2, asin, acos (llvm_libm_atan_double.py), erf, erfc, expm1, log1p,
+the hyperbolic functions and their inverses (llvm_libm_hyperbolic_double.py), cbrt and hypot
+(llvm_libm_root_double.py). Double tgamma and lgamma still lower to libm calls (llvm_libm_calls.py).
+Float fmod (`frem`) is open-coded too (llvm_libm_fmod.py).
 """
 from __future__ import annotations
 
@@ -22,7 +26,9 @@ from typing import TYPE_CHECKING
 
 from ..ir import instructions as ins
 from ..ir import types as ty
-from . import (llvm_libm, llvm_libm_calls, llvm_libm_inverse_trig, llvm_libm_pow, llvm_libm_trig,
+from . import (llvm_libm, llvm_libm_atan_double, llvm_libm_calls, llvm_libm_erf_double,
+               llvm_libm_exp_log_double, llvm_libm_gamma, llvm_libm_hyperbolic_double, llvm_libm_inverse_trig,
+               llvm_libm_pow, llvm_libm_pow_double, llvm_libm_root_double, llvm_libm_trig, llvm_libm_trig_double,
                llvm_libm_wide)
 from .llvm_types import intrinsic_suffix, llvm_type
 
@@ -49,6 +55,8 @@ _DEFINED_EVERYWHERE = {ins.MathFunction.ABS, ins.MathFunction.CLZ, ins.MathFunct
 
 # first match wins: our own code, then the C library for what has no intrinsic
 _OWN_LIBRARIES = (llvm_libm, llvm_libm_trig, llvm_libm_pow, llvm_libm_wide, llvm_libm_inverse_trig,
+                  llvm_libm_trig_double, llvm_libm_exp_log_double, llvm_libm_pow_double, llvm_libm_atan_double,
+                  llvm_libm_erf_double, llvm_libm_hyperbolic_double, llvm_libm_root_double, llvm_libm_gamma,
                   llvm_libm_calls)
 
 

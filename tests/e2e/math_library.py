@@ -156,6 +156,11 @@ FUNCTIONS = [
     Function("log2", wide(-140, 120, False), np.log2, lambda x: mp.log(x, 2), 3, 3),
     Function("log10", wide(-140, 120, False), np.log10, mp.log10, 3, 3),
     Function("tan", mixed(uniform(-4, 4), wide(-20, 60)), np.tan, mp.tan, 5, 5),
+    Function("sin", mixed(uniform(-10, 10), wide(-30, 120)), np.sin, mp.sin, 4, 4),
+    Function("cos", mixed(uniform(-10, 10), wide(-30, 120)), np.cos, mp.cos, 4, 4),
+    Function("exp", mixed(uniform(-745, 709), uniform(-2, 2)), np.exp, mp.exp, 3, 3),
+    Function("log", mixed(wide(-1074, 1023, False), uniform(0.5, 2)), np.log, mp.log, 3, 3),
+    Function("pow", pair(uniform(0, 10), uniform(-20, 20)), np.power, mp.power, 16, 16),
     Function("degrees", ANY, np.degrees, lambda x: x * 180 / PI, 2, 2),
     Function("radians", ANY, np.radians, lambda x: x * PI / 180, 2, 2),
 ]

@@ -111,7 +111,7 @@ def test_special_values_follow_c99(run_kernel, f, t):
         got, _, _ = run(run_kernel, t, call(f, 2), gx, None, k)
         args = (gx, k)
     else:
-        arity = 2 if f.name in ("atan2", "atan2pi", "hypot", "powr") else 1
+        arity = 2 if f.name in ("atan2", "atan2pi", "hypot", "pow", "powr") else 1
         got, _, _ = run(run_kernel, t, call(f, arity), gx, gy)
         args = (gx, gy)[:arity]
     with np.errstate(all="ignore"):
