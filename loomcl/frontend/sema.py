@@ -60,7 +60,11 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
     def resolve_type(self, t: T.Type, loc) -> T.Type:
         """t with array lengths folded and pointee address spaces defaulted."""
         if isinstance(t, T.ArrayType):
-            return T.array_of(self.resolve_type(t.element, loc), self.array_length(t, loc), t.quals)
+            element = self.resolve_type(t.element, loc)
+            if element.is_array and element.length is None:
+                self.diags.error(loc, f"array has incomplete element type '{element}'")
+                element = T.array_of(element.element, 1, element.quals)  # carry on with a size
+            return T.array_of(element, self.array_length(t, loc), t.quals)
         if isinstance(t, T.PointerType):
             pointee = self.resolve_type(t.pointee, loc)
             if pointee.address_space is None:
@@ -413,7 +417,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
     def check_recursion(self) -> None:
         graph: dict[str, list[A.Call]] = {}
         for caller, call in self.calls:
-            graph.setdefault(caller.name, []).append(call)
+            if caller is not None:  # None: a call in a program-scope initializer, an error itself
+                graph.setdefault(caller.name, []).append(call)
         state: dict[str, str] = {}
         for name in graph:
             self.visit_calls(name, graph, state)
