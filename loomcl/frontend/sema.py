@@ -127,10 +127,19 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
             if f.is_kernel:
                 self.check_kernel_param(p)
             p.type = self.resolve_type(p.type, p.loc)
+            self.check_param_type(p, f.body is not None)
         if f.is_kernel and not f.result_type.is_void:
             self.diags.error(f.loc, "function with '__kernel' attribute must have a void return "
                                     "type")
         f.reqd_work_group_size = self.work_group_size_attribute(f)
+
+    def check_param_type(self, p: A.ParamDecl, defined: bool) -> None:
+        if p.type.is_void:
+            self.diags.error(p.loc, "argument may not have 'void' type")
+            p.type = T.ERROR
+        elif defined and p.type.is_record and not p.type.record.is_complete:
+            self.diags.error(p.loc, f"variable has incomplete type '{p.type.base_spelling()}'")
+            p.type = T.ERROR
 
     def check_kernel_param(self, p: A.ParamDecl) -> None:
         if p.type.is_pointer and p.type.pointee.address_space not in _KERNEL_POINTER_SPACES:

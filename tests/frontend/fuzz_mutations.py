@@ -127,6 +127,29 @@ def insert_keyword(pieces, rng):
     return f"insert {text!r} at {i}"
 
 
+SAME_KIND = (
+    ("char", "uchar", "short", "int", "uint", "long", "ulong", "float", "double", "bool", "half",
+     "float2", "float3", "float4", "float8", "int2", "int4", "uint4", "double2", "void", "size_t"),
+    ("__global", "__local", "__constant", "__private", "global", "local", "constant", "private"),
+    ("0", "1", "-1", "2", "3", "4", "7", "8", "16", "255", "0x80000000", "1.0f", "0.5", "1e30f",
+     "-0.0f", "2147483647", "4294967295u", "9223372036854775807L"),
+    ("x", "y", "z", "w", "xy", "s0", "s7", "sF", "lo", "hi", "even", "odd", "xyzw", "s01234567"),
+    ("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "&&", "||", "<", "==", "=", "+=", ",",
+     "<<=", "/=", "%="),
+)
+
+
+def substitute(pieces, rng):
+    """Replace a token by another of its kind: a type by a type, a number by a number... so that
+    the mutant often parses and reaches sema and the lowering."""
+    spots = [(i, kind) for i, p in enumerate(pieces) for kind in SAME_KIND if p in kind]
+    if not spots:
+        return replace(pieces, rng)
+    i, kind = rng.choice(spots)
+    old, pieces[i] = pieces[i], rng.choice(kind)
+    return f"substitute {old!r} by {pieces[i]!r}"
+
+
 def truncate(pieces, rng):
     keep = rng.randrange(len(pieces) + 1)
     del pieces[keep:]
@@ -134,7 +157,7 @@ def truncate(pieces, rng):
 
 
 OPERATORS = (delete, delete, duplicate, swap, replace, replace, insert_punctuator, insert_keyword,
-             truncate)
+             truncate, substitute, substitute, substitute, substitute)
 
 
 def seed_kernels() -> dict[str, str]:

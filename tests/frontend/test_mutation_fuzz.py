@@ -1,0 +1,118 @@
+"""The front half never breaks: seeded mutants of our own kernels build or get located diagnostics
+(fuzz_mutations.py), and each internal error a campaign found is pinned by a minimal kernel."""
+import pytest
+
+from loomcl import compiler
+from loomcl.frontend import CompileError
+
+from . import fuzz_mutations as fuzz
+from .util import compile_log
+
+MUTANTS_PER_SEED_VALUE = 150
+
+
+@pytest.fixture(scope="module")
+def seeds():
+    found = fuzz.seed_kernels()
+    assert len(found) >= 40, "the seed corpus lost its kernels"
+    return found
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_mutants_build_or_get_located_diagnostics(seeds, seed):
+    tally = {}
+    for mutant in fuzz.mutants(MUTANTS_PER_SEED_VALUE, seed, seeds):
+        outcome = fuzz.check(mutant.source, hang_seconds=60, work_group=True)
+        assert outcome.kind in ("built", "diagnostic"), (
+            f"{outcome.kind} on a mutant of {mutant.seed_name} {mutant.edits}:\n{outcome.detail}\n"
+            f"---- mutant:\n{mutant.source}")
+        tally[outcome.kind] = tally.get(outcome.kind, 0) + 1
+    assert tally.get("diagnostic", 0) > 0 and tally.get("built", 0) > 0, tally
+
+
+def test_the_fuzzer_reports_an_internal_error_as_such(monkeypatch):
+    def broken(*args, **kwargs):
+        raise AttributeError("'NoneType' object has no attribute 'name'")
+
+    monkeypatch.setattr(compiler, "build", broken)
+    outcome = fuzz.check("kernel void k() {}")
+    assert outcome.kind == "internal" and "AttributeError" in outcome.detail
+
+
+def test_the_fuzzer_rejects_a_diagnostic_without_a_location(monkeypatch):
+    from loomcl.lower.errors import LoweringError
+
+    def unplaced(*args, **kwargs):
+        raise LoweringError("something went wrong")
+
+    monkeypatch.setattr(compiler, "build", unplaced)
+    assert fuzz.check("kernel void k() {}").kind == "no-location"
+
+
+def test_mutations_are_reproducible_and_change_the_source(seeds):
+    first = [m.source for m in fuzz.mutants(30, 5, seeds)]
+    assert first == [m.source for m in fuzz.mutants(30, 5, seeds)]
+    originals = set(seeds.values())
+    assert sum(source not in originals for source in first) >= 25
+
+
+# ---- regressions: internal errors the campaigns found, each as the smallest kernel that showed it
+
+
+def test_call_in_a_program_scope_initializer_is_a_diagnostic_not_an_attribute_error():
+    log = compile_log("float f(float x) { return x; }\n"
+                      "__constant float c = f(1.0f);\n"
+                      "kernel void k(global float *o) { o[0] = c; }")
+    assert "2:22: error: initializer element is not a compile-time constant" in log
+
+
+@pytest.mark.parametrize("declaration", ["__constant float c[2][] = {{1.0f}, {2.0f}};",
+                                         "void f() { float c[2][] = {{1.0f}, {2.0f}}; }"])
+def test_array_of_arrays_of_unknown_size(declaration):
+    log = compile_log(declaration + "\nkernel void k(global float *o) { o[0] = 1; }")
+    assert "error: array has incomplete element type" in log
+
+
+def test_subscript_of_pointer_to_array_of_unknown_size():
+    log = compile_log("void g(global float a[][]) { a[1][0] = 1; }\n"
+                      "kernel void k(global float *o) { g(0); }")
+    assert "1:31: error: subscript of pointer to incomplete type '__global float[]'" in log
+
+
+def test_arithmetic_on_pointer_to_incomplete_struct():
+    log = compile_log("struct s;\nvoid g(global struct s *p) { p + 1; }\n"
+                      "kernel void k(global float *o) { g(0); }")
+    assert "2:32: error: arithmetic on a pointer to incomplete type '__global struct s'" in log
+
+
+@pytest.mark.parametrize("params, column", [("const void int n, global int *o", 30),
+                                             ("void x, global int *o", 20)])
+def test_void_parameter_is_a_diagnostic(params, column):
+    log = compile_log(f"kernel void k({params}) {{ }}")
+    assert f"1:{column}: error: argument may not have 'void' type" in log
+
+
+def test_parameter_of_incomplete_struct_type_in_a_definition():
+    log = compile_log("struct s;\nvoid f(struct s v) { }\nkernel void k(struct s v) { }")
+    assert log.count("error: variable has incomplete type 'struct s'") == 2
+
+
+ENDLESS = """
+kernel void k(global int *o) {
+    for (int i = 0; i < 4; i) { if (i == 1) continue; o[i] = i; }
+}
+"""
+
+
+@pytest.mark.parametrize("options", ["", "-loomcl-no-structured"])
+def test_kernel_that_never_leaves_a_loop_gets_a_work_group_function(options):
+    """An endless loop is the user's bug, not the compiler's: its sub-CFG has no exit, and the
+    dispatch after it used to fail for want of a target."""
+    function = compiler.build(ENDLESS, options).work_group_ir("k", (4, 1, 1))
+    assert function.name == "k"
+
+
+def test_located_diagnostics_only():
+    with pytest.raises(CompileError) as info:
+        compiler.build("kernel void k(global int *o) { o[0] = ; }")
+    assert all(d.location.file is not None for d in info.value.diagnostics)
