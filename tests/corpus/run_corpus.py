@@ -6,7 +6,8 @@ Each `.cl` file is built in a subprocess of its own with a time limit, because a
 or crash a stage (LLVM included): the front half (`compiler.build`) and then every kernel's
 work-group function down to native code. The table has one row per file: its kernels and the
 outcome, `built`, the first line of the diagnostic, `crash` (the last line the child printed) or
-`timeout`. Files that need macros get them from OPTIONS. With `--run`, files with a host program in
+`timeout`. `--options` apply to every file (pyopencl's kernels need `-I` of its headers); files
+that need macros get them from OPTIONS. With `--run`, files with a host program in
 hosts.py are launched on small random inputs and compared with numpy.
 
 The kernels themselves are not part of loomcl (they belong to their projects and are fetched to a
@@ -28,12 +29,15 @@ OPTIONS = {  # per-file build options: macros the benchmarks' host programs pass
 }
 
 
-def build_one(path: pathlib.Path, local: int) -> dict:
+def file_options(path: pathlib.Path, common: str) -> str:
+    return f"{common} {OPTIONS.get(path.name, '')}".strip()
+
+
+def build_one(path: pathlib.Path, local: int, options: str) -> dict:
     """Build one file in this process; the outcome as a dict (for the parent, as JSON)."""
     from loomcl import compiler
     from loomcl.frontend import CompileError
 
-    options = OPTIONS.get(path.name, "")
     try:
         program = compiler.build(path.read_text(errors="replace"), options, filename=path.name)
     except CompileError as error:
@@ -53,8 +57,9 @@ def _first_error(error) -> str:
     return errors[0].render().splitlines()[0] if errors else str(error).splitlines()[0]
 
 
-def build_in_child(path: pathlib.Path, timeout: float, local: int) -> dict:
-    command = [sys.executable, "-m", "tests.corpus.run_corpus", "--one", str(path), "--local", str(local)]
+def build_in_child(path: pathlib.Path, timeout: float, local: int, options: str) -> dict:
+    command = [sys.executable, "-m", "tests.corpus.run_corpus", "--one", str(path), "--local", str(local),
+               f"--options={options}"]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -66,7 +71,7 @@ def build_in_child(path: pathlib.Path, timeout: float, local: int) -> dict:
     return {"kernels": [], "status": "crash", "detail": f"exit {done.returncode}: {tail}"}
 
 
-def run_hosts(paths: list[pathlib.Path]) -> dict[str, str]:
+def run_hosts(paths: list[pathlib.Path], common: str) -> dict[str, str]:
     """file name -> "ran ok" or the first mismatch, for files with a host program."""
     from . import hosts
 
@@ -76,7 +81,7 @@ def run_hosts(paths: list[pathlib.Path]) -> dict[str, str]:
         if host is None:
             continue
         try:
-            host(path.read_text(), OPTIONS.get(path.name, ""))
+            host(path.read_text(), file_options(path, common))
             results[path.name] = "ran ok"
         except AssertionError as error:
             results[path.name] = "WRONG: " + (str(error).strip().splitlines() or ["?"])[0][:100]
@@ -92,17 +97,18 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=120)
     parser.add_argument("--local", type=int, default=16, help="local size of the work-group functions")
     parser.add_argument("--run", action="store_true", help="also run files that have a host program")
+    parser.add_argument("--options", default="", help="build options for every file (e.g. -I DIR)")
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(build_one(pathlib.Path(args.one), args.local)))
+        print(json.dumps(build_one(pathlib.Path(args.one), args.local, args.options)))
         return 0
     paths = sorted(pathlib.Path(args.folder).rglob("*.cl"))
-    ran = run_hosts(paths) if args.run else {}
+    ran = run_hosts(paths, args.options) if args.run else {}
     tally: dict[str, int] = {}
     print(f"{'file':<44} {'kernels':>7}  outcome")
     for path in paths:
         started = time.time()
-        result = build_in_child(path, args.timeout, args.local)
+        result = build_in_child(path, args.timeout, args.local, file_options(path, args.options))
         tally[result["status"]] = tally.get(result["status"], 0) + 1
         outcome = result["status"] + (f": {result['detail']}" if result["detail"] else "")
         if path.name in ran:

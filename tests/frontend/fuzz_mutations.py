@@ -252,16 +252,21 @@ def failure_signature(outcome: Outcome) -> str:
     return f"{outcome.kind}: {(frames[-1] if frames else '')} | {lines[-1] if lines else ''}"
 
 
-def campaign(count: int, seed: int, work_group: bool, show: int) -> int:
+def campaign(count: int, seed: int, work_group: bool, show: int, hang_seconds: float = 30) -> int:
     started = time.time()
     tally = collections.Counter()
     failures: dict[str, Mutant] = {}
-    for mutant in mutants(count, seed):
-        outcome = check(mutant.source, work_group=work_group)
+    for number, mutant in enumerate(mutants(count, seed)):
+        outcome = check(mutant.source, hang_seconds=hang_seconds, work_group=work_group)
         tally[outcome.kind] += 1
         if outcome.kind not in ("built", "diagnostic"):
-            failures.setdefault(failure_signature(outcome), mutant)
-    print(f"{count} mutants in {time.time() - started:.0f} s: {dict(tally)}")
+            signature = failure_signature(outcome)
+            if signature not in failures:
+                print(f"mutant {number}: {signature}", flush=True)
+            failures.setdefault(signature, mutant)
+        if outcome.kind == "hang":
+            break  # the stuck thread keeps running; the campaign's numbers would mean little after it
+    print(f"{sum(tally.values())} mutants in {time.time() - started:.0f} s: {dict(tally)}")
     for signature, mutant in list(failures.items())[:show]:
         print(f"\n== {signature}\n-- seed {mutant.seed_name}, edits {mutant.edits}")
         print(mutant.source if len(mutant.source) < 3000 else mutant.source[:3000] + "\n...")

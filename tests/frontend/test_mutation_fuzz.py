@@ -116,3 +116,9 @@ def test_located_diagnostics_only():
     with pytest.raises(CompileError) as info:
         compiler.build("kernel void k(global int *o) { o[0] = ; }")
     assert all(d.location.file is not None for d in info.value.diagnostics)
+
+
+def test_constant_folding_skips_an_operand_already_in_error():
+    log = compile_log("kernel void k(global int *o) {\n"
+                      "    switch (o[0]) { case (1 << 0.5) | 1: break; }\n}")
+    assert "2:29: error: invalid operands" in log
