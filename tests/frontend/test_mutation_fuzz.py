@@ -122,3 +122,11 @@ def test_constant_folding_skips_an_operand_already_in_error():
     log = compile_log("kernel void k(global int *o) {\n"
                       "    switch (o[0]) { case (1 << 0.5) | 1: break; }\n}")
     assert "2:29: error: invalid operands" in log
+
+
+def test_huge_constant_table_is_a_diagnostic_not_a_hang():
+    """A mistyped size made the lowering list 2^33 initial values (a hang that ate gigabytes)."""
+    with pytest.raises(CompileError) as info:
+        compiler.build("__constant float c[2][4294967295u] = {{1.0f}};\n"
+                       "kernel void k(global float *o) { o[0] = c[0][0]; }", filename="t.cl")
+    assert "t.cl:1:18: error: __constant variable 'c' takes 34359738360 bytes" in info.value.log
