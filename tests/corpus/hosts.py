@@ -286,10 +286,57 @@ def hotspot3d(src, options):
     close(out, want, rtol=1e-5)
 
 
+# ---- NVIDIA OpenCL SDK samples and SDK-style kernels
+
+
+def black_scholes(src, options):
+    from scipy.special import ndtr
+
+    n, r, v = 3000, 0.02, 0.30
+    s, x, t = rand(n) * 25 + 5, rand(n) * 99 + 1, rand(n) * 9.75 + 0.25
+    call, put, *_ = run(src, options, "BlackScholes", (1024,), (128,), np.zeros(n, f32), np.zeros(n, f32),
+                        s, x, t, f32(r), f32(v), np.uint32(n))   # a grid-stride loop over the options
+    s64, x64, t64 = (a.astype(np.float64) for a in (s, x, t))
+    d1 = (np.log(s64 / x64) + (r + 0.5 * v * v) * t64) / (v * np.sqrt(t64))
+    d2 = d1 - v * np.sqrt(t64)
+    discount = np.exp(-r * t64)
+    close(call, s64 * ndtr(d1) - x64 * discount * ndtr(d2), rtol=1e-4, atol=2e-4)
+    close(put, x64 * discount * ndtr(-d2) - s64 * ndtr(-d1), rtol=1e-4, atol=2e-4)
+
+
+def transpose(src, options):
+    width, height, block = 48, 32, 16
+    idata = rand(height, width)
+    dims = (np.int32(0), np.int32(width), np.int32(height))
+    for name in ("transpose", "transpose_naive"):
+        local = (cl.LocalMemory(4 * block * (block + 1)),) if name == "transpose" else ()
+        out, _ = run(src, options, name, (width, height), (block, block), np.zeros((width, height), f32),
+                     idata, *dims, *local)
+        np.testing.assert_array_equal(out, idata.T, err_msg=name)
+    copied, _ = run(src, options, "shared_copy", (width, height), (block, block), np.zeros_like(idata), idata,
+                    *dims, cl.LocalMemory(4 * block * (block + 1)))
+    # shared_copy writes only where x < height and y < width (the sample's own test is square)
+    np.testing.assert_array_equal(copied[:, :height], idata[:, :height])
+
+
+def dct8x8(src, options):
+    height, width = 24, 40
+    image = rand(height, width) * 255
+    _, out, *_ = run(src, options, "dct_transform", (height, width // 8), (8, 1), image, np.zeros_like(image),
+                     np.int32(height), np.int32(width))
+    k, n = np.meshgrid(np.arange(8), np.arange(8), indexing="ij")
+    d = 0.5 * np.cos((2 * n + 1) * k * np.pi / 16)
+    d[0] /= np.sqrt(2)
+    blocks = image.astype(np.float64).reshape(height // 8, 8, width // 8, 8).transpose(0, 2, 1, 3)
+    want = (4 * d @ blocks @ d.T).transpose(0, 2, 1, 3).reshape(height, width)  # each pass scales by 2
+    close(out, want, rtol=1e-4, atol=2e-2)
+
+
 HOSTS = {
     "gemm.cl": gemm, "2mm.cl": mm2, "atax.cl": atax, "bicg.cl": bicg, "gesummv.cl": gesummv,
     "mvt.cl": mvt, "syrk.cl": syrk, "covariance.cl": covariance, "correlation.cl": correlation,
     "gemver.cl": gemver, "fdtd2d.cl": fdtd2d, "2DConvolution.cl": convolution2d,
     "gramschmidt.cl": gramschmidt, "nearestNeighbor_kernel.cl": nearest_neighbor, "kmeans.cl": kmeans,
     "gaussianElim_kernels.cl": gaussian, "bfs_Kernels.cl": bfs, "hotspotKernel3D.cl": hotspot3d,
+    "oclBlackScholes.cl": black_scholes, "oclTranspose.cl": transpose, "dct8x8_github_fixed.cl": dct8x8,
 }
