@@ -332,11 +332,63 @@ def dct8x8(src, options):
     close(out, want, rtol=1e-4, atol=2e-2)
 
 
+# ---- SHOC level 1
+
+
+def shoc_reduction(src, options):
+    n, local, groups = 5000, 64, 8
+    data = rand(n + 2 * local)   # the kernel reads i + blockSize past i < n: the host pads
+    data[n:] = 0
+    _, partial, *_ = run(src, options, "reduce", (local * groups,), (local,), data, np.zeros(groups, f32),
+                         cl.LocalMemory(4 * local), np.uint32(n))
+    close(partial.sum(), data[:n].astype(np.float64).sum(), rtol=1e-5)
+
+
+def shoc_md(src, options):
+    n, neighbours = 256, 16
+    position = np.zeros((n, 4))
+    position[:, :3] = _RNG.random((n, 3)) * 4
+    neigh = np.stack([_RNG.choice(np.delete(np.arange(n), i), neighbours, replace=False) for i in range(n)])
+    cutsq, lj1, lj2 = 4.0, 1.5, 2.0
+    force, *_ = run(src, options, "compute_lj_force", (n,), (64,), np.zeros((n, 4)), position,
+                    np.int32(neighbours), np.ascontiguousarray(neigh.T.astype(np.int32)), cutsq, lj1, lj2,
+                    np.int32(n))
+    d = position[:, None, :3] - position[neigh][:, :, :3]
+    r2 = (d * d).sum(axis=2)
+    inv = np.where(r2 < cutsq, 1 / r2, 0)
+    coefficient = inv * inv ** 3 * (lj1 * inv ** 3 - lj2)
+    close(force[:, :3], (d * coefficient[:, :, None]).sum(axis=1), rtol=1e-9, atol=1e-9)
+
+
+def shoc_spmv(src, options):
+    rows, cols, density = 200, 150, 0.05
+    dense = np.where(_RNG.random((rows, cols)) < density, rand(rows, cols), 0).astype(f32)
+    starts = np.concatenate([[0], np.cumsum((dense != 0).sum(axis=1))]).astype(np.int32)
+    indices = np.nonzero(dense)[1].astype(np.int32)
+    values = dense[dense != 0]
+    vec = rand(cols)
+    *_, out = run(src, options, "spmv_csr_scalar_kernel", (up(rows, 64),), (64,), values, vec, indices,
+                  starts, np.int32(rows), np.zeros(rows, f32))
+    *_, out_vector = run(src, options, "spmv_csr_vector_kernel", (rows * 32,), (128,), values, vec,
+                         indices, starts, np.int32(rows), np.zeros(rows, f32))
+    width = (dense != 0).sum(axis=1)
+    ell_values = np.zeros((width.max(), rows), f32)
+    ell_cols = np.zeros((width.max(), rows), np.int32)
+    for r in range(rows):
+        ell_values[:width[r], r] = dense[r][dense[r] != 0]
+        ell_cols[:width[r], r] = np.nonzero(dense[r])[0]
+    *_, out_ell = run(src, options, "spmv_ellpackr_kernel", (up(rows, 64),), (64,), ell_values, vec,
+                      ell_cols, width.astype(np.int32), np.int32(rows), np.zeros(rows, f32))
+    for got in (out, out_vector, out_ell):
+        close(got, dense @ vec, rtol=1e-5, atol=1e-6)
+
+
 HOSTS = {
     "gemm.cl": gemm, "2mm.cl": mm2, "atax.cl": atax, "bicg.cl": bicg, "gesummv.cl": gesummv,
     "mvt.cl": mvt, "syrk.cl": syrk, "covariance.cl": covariance, "correlation.cl": correlation,
     "gemver.cl": gemver, "fdtd2d.cl": fdtd2d, "2DConvolution.cl": convolution2d,
     "gramschmidt.cl": gramschmidt, "nearestNeighbor_kernel.cl": nearest_neighbor, "kmeans.cl": kmeans,
     "gaussianElim_kernels.cl": gaussian, "bfs_Kernels.cl": bfs, "hotspotKernel3D.cl": hotspot3d,
+    "reduction.cl": shoc_reduction, "md.cl": shoc_md, "spmv.cl": shoc_spmv,
     "oclBlackScholes.cl": black_scholes, "oclTranspose.cl": transpose, "dct8x8_github_fixed.cl": dct8x8,
 }

@@ -26,6 +26,8 @@ OPTIONS = {  # per-file build options: macros the benchmarks' host programs pass
     "hotspot_kernel.cl": "-D BLOCK_SIZE=16",
     "lud_kernel.cl": "-D BLOCK_SIZE=16",
     "nw.cl": "-D BLOCK_SIZE=16",
+    "reduction.cl": "-D SINGLE_PRECISION", "md.cl": "-D K_DOUBLE_PRECISION=1",
+    "spmv.cl": "-D SINGLE_PRECISION",
 }
 
 

@@ -391,3 +391,40 @@ def test_particles_struct_of_arrays_agrees(run_kernel, rng):
     np.testing.assert_array_equal(vel, aos["vel"])
     np.testing.assert_array_equal(alive, aos["alive"])
     np.testing.assert_array_equal(energy, aos["energy"])
+
+
+WARP_SUMS = """
+/* Rows summed by 32 work-items each, the partial sums reduced through `local volatile` memory (the
+ * shape of SHOC's spmv_csr_vector_kernel, written here). Volatile accesses inside a work-item loop
+ * once made LLVM's loop vectorizer abort the process (an assertion in VPlanRecipes.cpp). */
+kernel void row_sums(global const float *val, global const int *starts, global float *out, int rows) {
+    int t = get_local_id(0), lane = t & 31;
+    int row = get_group_id(0) * (get_local_size(0) / 32) + t / 32;
+    local volatile float partial[128];
+    partial[t] = 0;
+    float sum = 0;
+    if (row < rows)
+        for (int j = starts[row] + lane; j < starts[row + 1]; j += 32)
+            sum += val[j];
+    partial[t] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int step = 16; step > 0; step >>= 1) {
+        if (lane < step) partial[t] += partial[t + step];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lane == 0 && row < rows) out[row] = partial[t];
+}
+"""
+
+
+@pytest.mark.parametrize("local", [64, 128])
+def test_volatile_local_reduction(run_kernel, rng, local):
+    rows = 37
+    lengths = rng.integers(0, 90, rows)
+    starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    val = rng.random(starts[-1]).astype(np.float32)
+    groups = -(-rows * 32 // local)
+    *_, out = run_kernel(WARP_SUMS, "row_sums", (groups * local,), (local,), val, starts,
+                         np.zeros(rows, np.float32), np.int32(rows))
+    want = [val[starts[r]:starts[r + 1]].astype(np.float64).sum() for r in range(rows)]
+    np.testing.assert_allclose(out, want, rtol=1e-5)

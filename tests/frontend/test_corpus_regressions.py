@@ -53,3 +53,41 @@ def test_long_min_from_an_unsigned_literal_runs():
     cl.enqueue_copy(queue, out, buf)
     queue.finish()
     assert list(out) == [np.iinfo(np.int64).min, -5]
+
+
+VECTOR_BRACES = """
+kernel void k(global float4 *o, global double4 *d, global int4 *n) {
+    float4 a = {1.0f, 2.0f, 3.0f, 4.0f};
+    float2 h = (float2)(7.0f, 8.0f);
+    float4 b = {h, 9};
+    float4 c = {5};
+    double4 e = {0.5f, 1, 2.0, 3};
+    int4 m = {-1, 2};
+    o[0] = a; o[1] = b; o[2] = c; d[0] = e; n[0] = m;
+}
+"""
+
+
+def test_vector_brace_initializer_fills_lanes_in_order_and_zeros_the_rest():
+    """SHOC's md.cl writes `double4 f = {0.0f, 0.0f, 0.0f, 0.0f};`."""
+    import loomcl as cl
+
+    ctx = cl.create_some_context(interactive=False)
+    queue = cl.CommandQueue(ctx)
+    mf = cl.mem_flags
+    hosts = [np.full((3, 4), -7, np.float32), np.zeros(4), np.full(4, -7, np.int32)]
+    bufs = [cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=h) for h in hosts]
+    cl.Program(ctx, VECTOR_BRACES).build().k(queue, (1,), None, *bufs)
+    for host, buf in zip(hosts, bufs):
+        cl.enqueue_copy(queue, host, buf)
+    queue.finish()
+    np.testing.assert_array_equal(hosts[0], [[1, 2, 3, 4], [7, 8, 9, 0], [5, 0, 0, 0]])
+    np.testing.assert_array_equal(hosts[1], [0.5, 1, 2, 3])
+    np.testing.assert_array_equal(hosts[2], [-1, 2, 0, 0])
+
+
+def test_vector_brace_initializer_misuse():
+    log = compile_log("kernel void k(global float *o) { float2 v = {1, 2, 3}; float4 *p = 0; "
+                      "float2 w = {p}; }")
+    assert "1:45: error: excess elements in vector initializer ('float2' has 2)" in log
+    assert "initializing a 'float2' lane with an expression of incompatible type" in log
