@@ -11,7 +11,7 @@ operators of grammar-agnostic fuzzers): delete, duplicate or swap tokens, replac
 the same seed, insert a punctuator or a keyword, or truncate the text. Tokens come from a small regex
 of our own, not from loomcl's lexer, so a lexer bug cannot hide a mutant.
 
-    python3 -m tests.frontend.fuzz_mutations --count 5000 --seed 1      # a campaign, with a summary
+    python3 -m tests.frontend.fuzz_mutations --count 5000 --seed 1 [--work-group] [--extra DIR]
 """
 from __future__ import annotations
 
@@ -160,10 +160,14 @@ OPERATORS = (delete, delete, duplicate, swap, replace, replace, insert_punctuato
              truncate, substitute, substitute, substitute, substitute)
 
 
-def seed_kernels() -> dict[str, str]:
+def seed_kernels(extra: pathlib.Path | None = None) -> dict[str, str]:
     """Our own valid kernels by name: benchmark .cl files and the kernel strings of the tests that
-    build as they stand (some are templates or deliberately wrong)."""
-    return {name: text for name, text in _candidate_seeds().items() if check(text).kind == "built"}
+    build as they stand (some are templates or deliberately wrong); for a campaign, also the .cl
+    files under `extra` (public kernels fetched to a scratch folder, never kept in the repository)."""
+    candidates = _candidate_seeds()
+    for path in sorted(extra.rglob("*.cl")) if extra else ():
+        candidates[str(path)] = path.read_text(errors="replace")
+    return {name: text for name, text in candidates.items() if check(text).kind == "built"}
 
 
 def _candidate_seeds() -> dict[str, str]:
@@ -252,11 +256,14 @@ def failure_signature(outcome: Outcome) -> str:
     return f"{outcome.kind}: {(frames[-1] if frames else '')} | {lines[-1] if lines else ''}"
 
 
-def campaign(count: int, seed: int, work_group: bool, show: int, hang_seconds: float = 30) -> int:
+def campaign(count: int, seed: int, work_group: bool, show: int, hang_seconds: float = 30,
+             extra: pathlib.Path | None = None) -> int:
     started = time.time()
+    seeds = seed_kernels(extra)
+    print(f"{len(seeds)} seed kernels", flush=True)
     tally = collections.Counter()
     failures: dict[str, Mutant] = {}
-    for number, mutant in enumerate(mutants(count, seed)):
+    for number, mutant in enumerate(mutants(count, seed, seeds)):
         outcome = check(mutant.source, hang_seconds=hang_seconds, work_group=work_group)
         tally[outcome.kind] += 1
         if outcome.kind not in ("built", "diagnostic"):
@@ -279,8 +286,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--work-group", action="store_true", help="also run the work-group transforms")
     parser.add_argument("--show", type=int, default=20, help="print this many distinct failures")
+    parser.add_argument("--extra", type=pathlib.Path, help="a folder of more seed kernels (*.cl)")
     args = parser.parse_args()
-    raise SystemExit(1 if campaign(args.count, args.seed, args.work_group, args.show) else 0)
+    failures = campaign(args.count, args.seed, args.work_group, args.show, extra=args.extra)
+    raise SystemExit(1 if failures else 0)
 
 
 if __name__ == "__main__":
