@@ -14,16 +14,58 @@ def cmd_info(args) -> int:
         print(f"Platform: {platform.name} ({platform.vendor}, {platform.version})")
         for device in platform.get_devices():
             print(f"  Device: {device.name}")
-            for name in ("type", "version", "max_compute_units", "max_work_group_size", "max_work_item_sizes",
-                         "local_mem_size", "global_mem_size", "max_mem_alloc_size", "preferred_vector_width_float"):
-                print(f"    {name:<30} {getattr(device, name)}")
+            for label, value in device_summary(cl, device):
+                print(f"    {label:<26} {value}")
     return 0
 
 
+def device_summary(cl, device) -> list[tuple[str, str]]:
+    """The device in words: what a user checks first, with units."""
+    kinds = [name for name in ("CPU", "GPU", "ACCELERATOR") if device.type & getattr(cl.device_type, name)]
+    sizes = " x ".join(str(n) for n in device.max_work_item_sizes)
+    return [
+        ("type", " ".join(kinds) or str(device.type)),
+        ("version", f"{device.version}, {device.opencl_c_version}"),
+        ("compute units", f"{device.max_compute_units} (worker threads: {_threads()})"),
+        ("max work-group size", f"{device.max_work_group_size} work-items (per dimension {sizes})"),
+        ("local memory", _bytes(device.local_mem_size)),
+        ("global memory", f"{_bytes(device.global_mem_size)} (one buffer at most {_bytes(device.max_mem_alloc_size)})"),
+        ("SIMD width", f"{device.preferred_vector_width_float} floats, {device.preferred_vector_width_double} doubles"),
+        ("printf buffer", f"{_bytes(device.printf_buffer_size)} per kernel, grows after an overflow"),
+        ("extensions", device.extensions),
+    ]
+
+
+def _threads() -> int:
+    from .runtime.pool import get_pool
+
+    return get_pool().thread_count
+
+
+def _bytes(n: int) -> str:
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}".replace(".0 ", " ")
+    return f"{n} bytes"
+
+
 def _local_size(text: str) -> tuple[int, int, int]:
-    sizes = [int(part) for part in text.split(",")]
+    """`256` or `16,16`: checked against the device's limits, as a launch would check it."""
+    from .runtime.device import MAX_WORK_GROUP_SIZE
+
+    try:
+        sizes = [int(part) for part in text.split(",")]
+    except ValueError:
+        sizes = []
     if not 1 <= len(sizes) <= 3 or min(sizes) < 1:
         raise argparse.ArgumentTypeError(f"local size must be 1 to 3 positive integers, got {text!r}")
+    items = 1
+    for size in sizes:
+        items *= size
+    if items > MAX_WORK_GROUP_SIZE:
+        raise argparse.ArgumentTypeError(
+            f"local size {text} has {items} work-items; the device allows at most {MAX_WORK_GROUP_SIZE} "
+            f"per work-group (and {MAX_WORK_GROUP_SIZE} per dimension)")
     return tuple(sizes + [1] * (3 - len(sizes)))
 
 
@@ -57,17 +99,26 @@ def cmd_build(args) -> int:
     if error:
         print(error, file=sys.stderr)
         return 2
-    source = open(args.file, encoding="utf-8").read()
+    try:
+        source = open(args.file, encoding="utf-8").read()
+    except OSError as exc:
+        print(f"loomcl build: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 1
+    except UnicodeDecodeError as exc:
+        print(f"loomcl build: {args.file} is not UTF-8 text ({exc.reason} at byte {exc.start})", file=sys.stderr)
+        return 1
     options = _build_options(args)
     try:
         if args.emit == "ast":
             unit = frontend.parse_program(source, frontend.parse_options(options), args.file)
+            _print_warnings(unit.warnings)
             print(format_tree(unit))
             return 0
         program = compiler.build(source, options, args.file)
     except (frontend.CompileError, frontend.OptionError) as exc:
         print(getattr(exc, "log", str(exc)), file=sys.stderr)
         return 1
+    _print_warnings(program.build_log)
     if args.emit == "ir":
         print(print_module(program.module), end="")
         return 0
@@ -89,6 +140,11 @@ def cmd_build(args) -> int:
     return 0
 
 
+def _print_warnings(log: str) -> None:
+    if log:
+        print(log, file=sys.stderr)
+
+
 def cmd_demo(args) -> int:
     from .demo import main
 
@@ -102,7 +158,10 @@ def cmd_bench(rest) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
+    from .version import __version__
+
     p = argparse.ArgumentParser(prog="loomcl", description="OpenCL kernels on CPUs, from Python.")
+    p.add_argument("--version", action="version", version=f"loomcl {__version__} (llvmlite {_llvmlite_version()})")
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("info", help="print the platform and device as OpenCL reports them")
     sub.add_parser("demo", help="build and run a few kernels, check them against numpy, print times")
@@ -122,6 +181,12 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--verify-each", action="store_true",
                    help="run the IR verifier after every work-group pass (wg, llvm, asm)")
     return p
+
+
+def _llvmlite_version() -> str:
+    import llvmlite
+
+    return llvmlite.__version__
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -42,18 +42,57 @@ def scalar_dtype(t: ft.Type) -> np.dtype | None:
 
 def kernel_param(param: ast.ParamDecl) -> KernelParam:
     t = param.type
+    info = {"info_type_name": info_type_name(t), "type_qualifiers": type_qualifiers(t)}
     if isinstance(t, ft.PointerType):
         kind = _KIND_OF_SPACE.get(t.pointee_address_space, ParamKind.GLOBAL_POINTER)
-        return KernelParam(param.name, kind, str(t), scalar_dtype(t.pointee.unqualified()), 8)
+        return KernelParam(param.name, kind, str(t), scalar_dtype(t.pointee.unqualified()), 8, **info)
     dtype = scalar_dtype(t.unqualified())
     kind = ParamKind.SCALAR if dtype is not None and t.size <= 8 else ParamKind.BY_VALUE
     if t.is_vector:  # numbers given for a vector argument are converted to its element type
         dtype = np.dtype((scalar_dtype(t.element), t.count))
-    return KernelParam(param.name, kind, str(t), dtype, t.size)
+    return KernelParam(param.name, kind, str(t), dtype, t.size, **info)
 
 
-def kernel_signature(decl: ast.FunctionDecl) -> KernelSignature:
-    return KernelSignature(decl.name, tuple(kernel_param(p) for p in decl.params), decl.reqd_work_group_size)
+def info_type_name(t: ft.Type) -> str:
+    """The type as clGetKernelArgInfo names it: no address space or qualifier ("float*", "uint4")."""
+    if isinstance(t, ft.PointerType):
+        return info_type_name(t.pointee) + "*"
+    return str(t.unqualified())
+
+
+def type_qualifiers(t: ft.Type) -> frozenset[str]:
+    """clGetKernelArgInfo's qualifiers (as clang records them): a pointer's restrict, and const and
+    volatile of what it points to (__constant memory counts as const); a value's own const/volatile."""
+    if not isinstance(t, ft.PointerType):
+        return frozenset(name for name in ("const", "volatile") if getattr(t.quals, name))
+    pointee = t.pointee.quals
+    return frozenset(name for name, on in (
+        ("const", pointee.const or pointee.address_space is ft.AddressSpace.CONSTANT),
+        ("restrict", t.quals.restrict), ("volatile", pointee.volatile)) if on)
+
+
+def kernel_signature(decl: ast.FunctionDecl, module=None) -> KernelSignature:
+    uses_printf = module is not None and calls_printf(module, module.functions[decl.name])
+    return KernelSignature(decl.name, tuple(kernel_param(p) for p in decl.params), decl.reqd_work_group_size,
+                           uses_printf)
+
+
+def calls_printf(module, function) -> bool:
+    """Whether `function` or a function it calls (all are inlined later) calls printf."""
+    from .ir import instructions as ins
+
+    seen, pending = set(), [function]
+    while pending:
+        f = pending.pop()
+        if f.name in seen:
+            continue
+        seen.add(f.name)
+        for inst in f.instructions():
+            if isinstance(inst, ins.Printf):
+                return True
+            if isinstance(inst, ins.Call):
+                pending.append(inst.callee)
+    return False
 
 
 @dataclass
@@ -64,6 +103,8 @@ class CompiledProgram:
     kernels: dict[str, KernelSignature]
     options: CompilerOptions
     build_log: str = ""
+    arg_info: bool = False
+    """Built with -cl-kernel-arg-info: clGetKernelArgInfo may answer."""
     _functions: dict = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -104,8 +145,9 @@ def _build(source: str, options: str, filename: str) -> CompiledProgram:
     build_options = frontend.parse_options(rest)
     unit = frontend.parse_program(source, build_options, filename)
     module = lower_program(unit)
-    kernels = {decl.name: kernel_signature(decl) for decl in unit.kernels}
-    return CompiledProgram(module, kernels, compiler_options)
+    kernels = {decl.name: kernel_signature(decl, module) for decl in unit.kernels}
+    return CompiledProgram(module, kernels, compiler_options.with_build_options(build_options),
+                           build_log=unit.warnings, arg_info=build_options.kernel_arg_info)
 
 
 def _check_pass_names(options: CompilerOptions) -> None:

@@ -170,3 +170,13 @@ def error_for(routine: str, code: int, message: str = "") -> Error:
         return LogicError(routine, code, message)
     return RuntimeError(routine, code, message)
 
+
+
+class KernelFaultError(RuntimeError):
+    """A kernel raised SIGSEGV, SIGBUS or SIGFPE; the launch was abandoned, and the process, the
+    context and the queue stay usable (status OUT_OF_RESOURCES, as GPU drivers report a crashed kernel)."""
+
+
+class KernelInterruptedError(RuntimeError):
+    """Ctrl-C (SIGINT) stopped a launch and Python's handler did not raise (another thread launched, or
+    the program's own SIGINT handler returned)."""

@@ -44,6 +44,12 @@ class CompilerOptions:
     """Loop interleaving (several vector iterations in flight)."""
     unroll: bool = True
     opt_level: int = 3
+    """LLVM's optimization level; -cl-opt-disable makes it 0."""
+    fast_math_flags: tuple[str, ...] = ()
+    """LLVM fast-math flags on the kernel's floating-point operations, as the -cl-*-math build
+    options allow (`math_flags`). Empty by default: the kernel's arithmetic stays IEEE-exact."""
+    denormals_are_zero: bool = False
+    """-cl-denorms-are-zero: kernels run with subnormal inputs and results flushed to zero."""
     use_cache: bool = True
     """The on-disk object cache; it does not change the code, so it is not in the cache key."""
 
@@ -104,8 +110,41 @@ class CompilerOptions:
     def codegen_key(self) -> str:
         """The fields that change native code for the same LLVM IR text, as text for the object-cache
         key. The pipeline's switches change the LLVM IR text itself, which is in the key."""
-        return (f"pm={int(self.parallel_metadata)} vec={int(self.vectorize)} il={int(self.interleave)} "
-                f"unroll={int(self.unroll)} O{self.opt_level}")
+        key = (f"pm={int(self.parallel_metadata)} vec={int(self.vectorize)} il={int(self.interleave)} "
+               f"unroll={int(self.unroll)} O{self.opt_level}")
+        # The math options also show in the IR text (flags, attributes); keyed here too, and only
+        # when set, so that the keys of default builds (and their cache entries) stay as they were.
+        if self.fast_math_flags:
+            key += f" fmf={','.join(self.fast_math_flags)}"
+        if self.denormals_are_zero:
+            key += " daz"
+        return key
+
+    def with_build_options(self, build) -> CompilerOptions:
+        """These options with the code-generating OpenCL build options of `build` (a
+        frontend.BuildOptions) applied: the math flags, denormal flushing and -cl-opt-disable."""
+        return self.replace(fast_math_flags=math_flags(build), denormals_are_zero=build.denorms_are_zero,
+                            opt_level=0 if build.opt_disable else self.opt_level)
+
+
+# What each OpenCL math option permits (OpenCL API spec 5.8.6.2), as LLVM fast-math flags. The
+# spec's implications are written out: unsafe-math includes mad-enable and no-signed-zeros, and
+# fast-relaxed-math is unsafe-math plus finite-math-only.
+_MATH_OPTION_FLAGS = {
+    "mad_enable": ("contract",),
+    "no_signed_zeros": ("nsz",),
+    "unsafe_math_optimizations": ("reassoc", "nsz", "arcp", "contract", "afn"),
+    "finite_math_only": ("nnan", "ninf"),
+    "fast_relaxed_math": ("reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"),
+}
+_LLVM_FLAG_ORDER = ("reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn")
+
+
+def math_flags(build) -> tuple[str, ...]:
+    """The LLVM fast-math flags that the math options of `build` allow, in LLVM's order."""
+    allowed = {flag for option, flags in _MATH_OPTION_FLAGS.items() if getattr(build, option)
+               for flag in flags}
+    return tuple(flag for flag in _LLVM_FLAG_ORDER if flag in allowed)
 
 
 DEFAULT_OPTIONS = CompilerOptions()

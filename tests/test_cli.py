@@ -1,6 +1,8 @@
 """The command line: info, build --emit at every stage, and its errors."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from loomcl.cli import main
@@ -17,7 +19,8 @@ def kernel_file(tmp_path):
 def test_info_names_the_device(capsys):
     assert main(["info"]) == 0
     out = capsys.readouterr().out
-    assert "Platform: loomcl" in out and "max_work_group_size" in out
+    assert "Platform: loomcl" in out and "type                       CPU\n" in out
+    assert "max work-group size        4096 work-items" in out and "local memory               1 MiB" in out
 
 
 @pytest.mark.parametrize("emit, expected", [
@@ -79,3 +82,39 @@ def test_print_after_an_unknown_pass_lists_the_passes(kernel_file, capsys):
     err = capsys.readouterr().err
     assert "unknown pass 'fold-guards' for --print-after" in err
     assert "the passes are inline, mem2reg, scalarize-vectors, simplify, " in err and "fold-local-id-guards" in err and "(or all)" in err
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert re.match(r"loomcl \d+\.\d+\.\d+ \(llvmlite \d", capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("size, message", [
+    ("100000", "local size 100000 has 100000 work-items; the device allows at most 4096 per work-group"),
+    ("64,128", "local size 64,128 has 8192 work-items"),
+    ("0", "local size must be 1 to 3 positive integers, got '0'"),
+    ("a,b", "local size must be 1 to 3 positive integers, got 'a,b'"),
+])
+def test_invalid_local_sizes_are_rejected_with_the_device_limit(kernel_file, capsys, size, message):
+    with pytest.raises(SystemExit) as done:
+        main(["build", kernel_file, "--local-size", size])
+    assert done.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_build_of_a_missing_file_says_so(tmp_path, capsys):
+    assert main(["build", str(tmp_path / "nothere.cl")]) == 1
+    assert capsys.readouterr().err == f"loomcl build: cannot read {tmp_path / 'nothere.cl'}: No such file or directory\n"
+
+
+@pytest.mark.parametrize("emit", ["ast", "ir"])
+def test_build_prints_warnings_to_stderr_and_succeeds(tmp_path, capsys, emit):
+    path = tmp_path / "w.cl"
+    path.write_text("kernel void k(global int *a) {\n    int spare;\n    a[0] = 1;\n}\n")
+    assert main(["build", str(path), "--emit", emit]) == 0
+    err = capsys.readouterr().err
+    assert err == f"{path}:2:9: warning: unused variable 'spare' [-Wunused-variable]\n    int spare;\n        ^\n"
+    assert main(["build", str(path), "--emit", emit, "--options=-Werror"]) == 1
+    assert "error: unused variable 'spare' [-Werror,-Wunused-variable]" in capsys.readouterr().err

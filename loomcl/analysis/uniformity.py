@@ -185,8 +185,8 @@ class Uniformity:
             for v in i.operands:
                 shape = shape.join(self.shape(v))
             return shape
-        if isinstance(i, (ins.Alloca, ins.AtomicRMW, ins.AtomicCmpXchg, ins.Call)):
-            return VARYING
+        if isinstance(i, (ins.Alloca, ins.AtomicRMW, ins.AtomicCmpXchg, ins.Call, ins.Printf)):
+            return VARYING  # per work-item effects: printf gives -1 to the calls whose record did not fit
         if isinstance(i, ins.Load):
             p = i.pointer
             constant = isinstance(p.type, ty.PointerType) and p.type.address_space is ty.AddressSpace.CONSTANT

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..runtime import host_info
 from . import configs, impls, machine, report, runner
 from .suite import select
 
@@ -21,8 +22,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true", help="small sizes: a smoke test of the whole suite")
     p.add_argument("--threads", type=int, metavar="N", help="worker threads for loomcl and PoCL")
     p.add_argument("--repeat", type=int, metavar="N", help="timed runs per implementation (default 5, quick 3)")
-    p.add_argument("--json", metavar="PATH", default="loomcl-bench.json",
-                   help="where to write the JSON record (default loomcl-bench.json; '' for none)")
+    p.add_argument("--json", metavar="PATH", help="write the JSON record of the run to PATH")
     p.add_argument("--plot", metavar="PATH", help="write a PNG: speedup over PoCL and roofline (needs matplotlib)")
     p.add_argument("--config", metavar="NAME[,NAME]",
                    help="also run loomcl with these named option sets: " + ", ".join(
@@ -93,14 +93,15 @@ def main(argv: list[str] | None = None) -> int:
 
     n, fma_iters, machine_repeat = QUICK_MACHINE if args.quick else FULL_MACHINE
     log("measuring the machine: copy bandwidth and fma peak")
-    limits = machine.measure(opened, n, fma_iters, machine_repeat)
+    threads = args.threads or host_info.compute_units()
+    limits = machine.measure(opened, n, fma_iters, machine_repeat, threads)
 
     rows = []
     for index, case in enumerate(cases, 1):
         log(f"[{index:2}/{len(cases)}] {case.name} ...")
         rows.append(runner.run_case(case, opened, repeat, args.quick))
         log(progress(index, len(cases), rows[-1]))
-    limits = limits.merge(machine.measure(opened, n, fma_iters, machine_repeat))
+    limits = limits.merge(machine.measure(opened, n, fma_iters, machine_repeat, threads))
 
     print(report.summary(rows, names, limits, unavailable))
     settings = {"quick": args.quick, "threads": args.threads, "repeat": repeat, "only": args.only,

@@ -54,21 +54,25 @@ def set_pocl_threads(threads: int | None) -> None:
             os.environ[var] = str(threads)
 
 
+INSTALL_POCL = ("; to compare with PoCL, install it: apt-get install -y pocl-opencl-icd && "
+                "python3 -m pip install pyopencl")
+
+
 def open_pocl() -> Implementation | str:
     try:
         import pyopencl as cl
     except Exception as exc:  # noqa: BLE001 - any import failure means "not available"
-        return f"PoCL not available: pyopencl does not import ({exc})"
+        return f"PoCL not available: pyopencl does not import ({exc})" + INSTALL_POCL
     try:
         platforms = cl.get_platforms()
     except Exception as exc:  # noqa: BLE001
-        return f"PoCL not available: no OpenCL platform ({exc})"
+        return f"PoCL not available: no OpenCL platform ({exc})" + INSTALL_POCL
     for platform in platforms:
         if "portable computing language" in platform.name.lower() or "pocl" in platform.vendor.lower():
             devices = platform.get_devices()
             if devices:
                 return _open("PoCL", "pocl", cl, devices[0], "")
-    return "PoCL not available: pyopencl has no PoCL platform (apt-get install pocl-opencl-icd)"
+    return "PoCL not available: pyopencl has no PoCL platform" + INSTALL_POCL
 
 
 def open_loomcl(config: Config, threads: int | None) -> Implementation | str:

@@ -1,11 +1,13 @@
 """The machine's limits, measured before the suite so that every row can say how close it comes.
 
-Copy bandwidth: np.copyto and the copyBuffer kernel (seed 001 listing 15-1) on 16M floats, counting the
-read and the write (8 bytes per element), best of several runs. Floating-point peak: fma_peak (12 scalar
-fma chains per work-item, machine.cl) and fma_peak8 (the same in float8, machine_vec.cl; an
-implementation without vector types just lacks that probe). Each is measured on every implementation;
-the machine's limit is the best any of them reached, so a row's percentage is against what this machine
-demonstrably does, not a datasheet.
+Bandwidth: np.copyto, the copyBuffer kernel (seed 001 listing 15-1) and scaleInPlace on 16M floats,
+counting the read and the write (8 bytes per element), best of several runs. A copy's store also reads
+its destination line first, so copies read low; the in-place update moves what it counts.
+Floating-point peak: native_peak.py's hand-written probe (vector fma chains on every core: the
+machine's real limit), beside each implementation's OpenCL probes fma_peak (12 scalar fma chains per
+work-item, machine.cl) and fma_peak8 (the same in float8, machine_vec.cl), which show what each
+compiler makes of them. The machine's limit is the best of all, so a row's percentage is against what
+this machine demonstrably does, not a datasheet; above 100 % would mean a probe falls short.
 
 Launch cost: launch + queue.finish() of an empty kernel on one work-item and of a trivial kernel over
 64 work-groups of 64, the median of many back-to-back launches (what a Python loop of small kernels
@@ -18,6 +20,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..runtime import host_info
+from . import native_peak
 from .case import KERNEL_DIR
 from .impls import Implementation, first_line
 
@@ -25,6 +29,7 @@ FMA_ITEMS = 1 << 16
 FMA8_ITEMS = 1 << 13
 FMA_ARGS = (np.float32(0.999), np.float32(0.001))     # a = a*0.999 + 0.001 stays near 1
 LAUNCHES = 2000
+MACHINE = "native probe"       # the fma_gflops entry of native_peak.py
 
 
 @dataclass
@@ -82,6 +87,8 @@ def kernel_limits(impl: Implementation, n: int, fma_iters: int, repeat: int) -> 
     src = np.random.default_rng(1).random(n, dtype=np.float32)
     src_buf, dst_buf = impl.buffer(src), impl.buffer(np.empty_like(src))
     copy_s = _best_run(impl, program.copyBuffer, (n,), (256,), (src_buf, dst_buf), repeat)
+    both = impl.buffer(np.ones(2 * n, np.float32))  # the copy's footprint, so both see the same caches
+    update_s = _best_run(impl, program.scaleInPlace, (2 * n,), (256,), (both, np.float32(1.0)), repeat) / 2
     out_buf = impl.buffer(np.zeros(FMA_ITEMS, np.float32))
     args = (out_buf, *FMA_ARGS, np.int32(fma_iters))
     fma_s = _best_run(impl, program.fma_peak, (FMA_ITEMS,), (256,), args, repeat)
@@ -92,7 +99,7 @@ def kernel_limits(impl: Implementation, n: int, fma_iters: int, repeat: int) -> 
         gflops = max(gflops, 192 * fma_iters * FMA8_ITEMS / fma8_s / 1e9)
     except impl.cl.RuntimeError:
         pass    # no vector types yet: the scalar probe stands
-    return 8 * n / copy_s / 1e9, gflops
+    return 8 * n / min(copy_s, update_s) / 1e9, gflops
 
 
 def _median_launch_us(impl: Implementation, kernel, gsize, lsize, args, count: int) -> float:
@@ -115,8 +122,9 @@ def launch_costs(impl: Implementation, count: int = LAUNCHES) -> tuple[float, fl
             _median_launch_us(impl, program.touch, (64 * 64,), (64,), (out,), count))
 
 
-def measure(impls: list[Implementation], n: int, fma_iters: int, repeat: int) -> Limits:
+def measure(impls: list[Implementation], n: int, fma_iters: int, repeat: int, threads: int) -> Limits:
     limits = Limits(numpy_copy_gbs(n, repeat))
+    limits.fma_gflops[MACHINE] = native_peak.fma_peak_gflops(host_info.vector_bytes() // 4, threads)
     for impl in impls:
         try:
             limits.copy_gbs[impl.name], limits.fma_gflops[impl.name] = kernel_limits(impl, n, fma_iters, repeat)

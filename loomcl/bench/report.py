@@ -77,7 +77,9 @@ def table(rows: list[Row], names: list[str], limits: Limits) -> str:
         lines.append([row.case.name, row.size, *[cell(row, n) for n in names],
                       *[f"{r:.2f}x" if r else "" for r in ratios], *rates,
                       f"{row.numpy_ms:.2f}" if row.numpy_ms is not None else ""])
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    filled = [i for i in range(len(header)) if any(line[i] not in ("", "-") for line in lines[1:])]
+    lines = [[line[i] for i in filled] for line in lines]  # a column nobody filled says nothing
+    widths = [max(len(line[i]) for line in lines) for i in range(len(filled))]
     text = ["  ".join(v.ljust(w) if i < 2 else v.rjust(w) for i, (v, w) in enumerate(zip(line, widths)))
             for line in lines]
     text.insert(1, "  ".join("-" * w for w in widths))
@@ -96,7 +98,7 @@ def problems(rows: list[Row]) -> list[str]:
 
 
 def summary(rows: list[Row], names: list[str], limits: Limits, unavailable: list[str]) -> str:
-    parts = [f"machine: copy {limits.bandwidth_gbs:.1f} GB/s (np.copyto {limits.numpy_copy_gbs:.1f}"
+    parts = [f"machine: memory {limits.bandwidth_gbs:.1f} GB/s (np.copyto {limits.numpy_copy_gbs:.1f}"
              + "".join(f", {n} {v:.1f}" for n, v in limits.copy_gbs.items())
              + f"), fma peak {limits.peak_gflops:.1f} GFLOP/s ("
              + ", ".join(f"{n} {v:.1f}" for n, v in limits.fma_gflops.items()) + ")",

@@ -52,11 +52,13 @@ class LaunchInfo(ctypes.Structure):
         ("num_groups", ctypes.c_int64 * 3),
         ("region_origin", ctypes.c_int64 * 3),
         ("region_groups", ctypes.c_int64 * 3),
+        ("printf_buffer", ctypes.c_uint64),  # the launch's printf buffer (printf/record.py), or 0
     ]
 
 
 # Field order of `struct launch` as the code generator indexes it (all fields are i64 or [3 x i64]).
 LAUNCH_FIELDS = tuple(name for name, _ in LaunchInfo._fields_)
+LAUNCH_SCALAR_FIELDS = ("work_dim", "printf_buffer")  # the i64 ones
 
 ENTRY_CTYPE = ctypes.CFUNCTYPE(
     None,
@@ -85,6 +87,8 @@ class KernelParam:
     type_name: str  # OpenCL spelling, for messages: "__global float *", "uint"
     dtype: np.dtype | None  # scalar: its numpy dtype; pointer: the pointee's dtype when scalar
     size: int  # bytes of the value for SCALAR / BY_VALUE, 8 for pointers
+    info_type_name: str = ""  # CL_KERNEL_ARG_TYPE_NAME: unqualified, "float*", "uint4"
+    type_qualifiers: frozenset[str] = frozenset()  # CL_KERNEL_ARG_TYPE_QUALIFIER: const, restrict, volatile
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,7 @@ class KernelSignature:
     name: str
     params: tuple[KernelParam, ...]
     reqd_work_group_size: tuple[int, int, int] | None = None
+    uses_printf: bool = False  # launches need a printf buffer (printf/record.py)
 
 
 @dataclass(frozen=True)

@@ -21,16 +21,21 @@ from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Function
 from ..options import CompilerOptions
-from .abi import LAUNCH_FIELDS, LOCAL_ALIGN, PRIVATE_ARENA_THRESHOLD, KernelSignature, ParamKind
+from .abi import LAUNCH_FIELDS, LAUNCH_SCALAR_FIELDS, LOCAL_ALIGN, PRIVATE_ARENA_THRESHOLD, KernelSignature, ParamKind
 from .errors import CodegenError
 from .llvm_emitter import BodyEnvironment, FunctionEmitter, callee_symbol
 from .llvm_module import LAUNCH_TYPE, ModuleText, quote
 from .llvm_types import llvm_type
 
 _ATTRIBUTES = [
-    "attributes #0 = { alwaysinline nounwind }",
-    "attributes #1 = { nounwind }",
+    "attributes #0 = { alwaysinline nounwind DENORMALS}",
+    "attributes #1 = { nounwind DENORMALS}",
 ]
+# -cl-denorms-are-zero: LLVM folds and optimizes as if subnormals flush to a zero of the same sign,
+# and the entry makes the CPU do so (x86: MXCSR's flush-to-zero and denormals-are-zero bits, set for
+# the launch and restored after, so the caller's own arithmetic is untouched).
+_DENORMALS_FLUSHED = '"denormal-fp-math"="preserve-sign,preserve-sign" '
+_MXCSR_FTZ_DAZ = (1 << 15) | (1 << 6)
 
 
 @dataclass(frozen=True)
@@ -59,13 +64,16 @@ def build_kernel_module(function: Function, params: KernelSignature | list[Param
     body_symbol = f"loomcl_body_{function.name}"
     _emit_body(function, module, options, offsets, private_offsets, body_symbol)
     symbol = entry_symbol(function)
-    module.functions.append(_entry_text(function, kinds, symbol, body_symbol))
-    text = module.text(triple, datalayout) + "\n".join(_ATTRIBUTES) + "\n"
+    flush = options.denormals_are_zero
+    module.functions.append(_entry_text(function, kinds, symbol, body_symbol,
+                                        _flush_denormals(module) if flush and _is_x86(triple) else None))
+    attributes = "\n".join(_ATTRIBUTES).replace("DENORMALS", _DENORMALS_FLUSHED if flush else "")
+    text = module.text(triple, datalayout) + attributes + "\n"
     return KernelModule(text, symbol, tuple(function.local_size), static_bytes, private_bytes)
 
 
 def _launch_field_types() -> list[str]:
-    return ["i64" if name == "work_dim" else "[3 x i64]" for name in LAUNCH_FIELDS]
+    return ["i64" if name in LAUNCH_SCALAR_FIELDS else "[3 x i64]" for name in LAUNCH_FIELDS]
 
 
 # -- parameters and __local layout ------------------------------------------------------------------
@@ -144,12 +152,37 @@ def _emit_callees(pending: list[Function], module: ModuleText, options: Compiler
 # -- the entry wrapper ------------------------------------------------------------------------------
 
 
-def _entry_text(function: Function, kinds: list[ParamKind], symbol: str, body_symbol: str) -> str:
+def _entry_text(function: Function, kinds: list[ParamKind], symbol: str, body_symbol: str,
+                float_mode: tuple[list[str], list[str]] | None = None) -> str:
+    """The wrapper; `float_mode` is (lines that set the CPU's floating-point mode, lines that
+    restore it), run around the group loop."""
+    set_mode, restore_mode = float_mode or ([], [])
     lines = [f"define void @{quote(symbol)}(ptr noalias readonly %args, ptr noalias readonly %launch, "
-             f"i64 %begin, i64 %end, ptr noalias align {LOCAL_ALIGN} %arena) #1 {{", "entry:"]
+             f"i64 %begin, i64 %end, ptr noalias align {LOCAL_ALIGN} %arena) #1 {{", "entry:"] + set_mode
     args = [_param_from_slot(lines, i, p.type, kind) for i, (p, kind) in enumerate(zip(function.params, kinds))]
     lines += _group_loop(args, body_symbol)
+    lines[-1:-1] = restore_mode  # before the `ret void`
     return "\n".join(lines + ["}", ""])
+
+
+def _is_x86(triple: str) -> bool:
+    return triple.startswith(("x86_64", "i686", "i386"))
+
+
+def _flush_denormals(module: ModuleText) -> tuple[list[str], list[str]]:
+    """x86: save MXCSR, set flush-to-zero and denormals-are-zero; restore the saved value."""
+    for name in ("llvm.x86.sse.stmxcsr", "llvm.x86.sse.ldmxcsr"):
+        module.declare(name, f"declare void @{name}(ptr)")
+    set_mode = [
+        "  %mxcsr.saved = alloca i32, align 4",
+        "  %mxcsr.flush = alloca i32, align 4",
+        "  call void @llvm.x86.sse.stmxcsr(ptr %mxcsr.saved)",
+        "  %mxcsr = load i32, ptr %mxcsr.saved, align 4",
+        f"  %mxcsr.ftz.daz = or i32 %mxcsr, {_MXCSR_FTZ_DAZ}",
+        "  store i32 %mxcsr.ftz.daz, ptr %mxcsr.flush, align 4",
+        "  call void @llvm.x86.sse.ldmxcsr(ptr %mxcsr.flush)",
+    ]
+    return set_mode, ["  call void @llvm.x86.sse.ldmxcsr(ptr %mxcsr.saved)"]
 
 
 def _param_from_slot(lines: list[str], i: int, t: ty.Type, kind: ParamKind) -> str:

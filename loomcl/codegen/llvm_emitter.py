@@ -13,7 +13,7 @@ What it guarantees of the output:
   vectorization decision, and where LLVM declines it made LLVM print "loop not vectorized" warnings
   to the user's stderr. Atomics get no access group: work-items do race on them; nor do volatile
   accesses, which LLVM must not widen;
-* group ids, launch fields and `__local` variables come from a `BodyEnvironment` (the work-group body)
+* group ids, launch fields (printf's buffer too) and `__local` variables come from a `BodyEnvironment` (the work-group body)
   and raise in plain functions; `local_id`, `local_size` and `barrier` must not reach code generation.
 
 Value names follow the IR's names where they are plain identifiers, numbered `%vN` otherwise.
@@ -31,6 +31,7 @@ from ..options import CompilerOptions
 from .errors import CodegenError
 from .llvm_math import emit_math
 from .llvm_module import LAUNCH_TYPE, ModuleText, quote
+from .llvm_printf import printf_helper
 from .llvm_types import format_constant, llvm_type
 
 _QUERY_FIELDS = {
@@ -227,9 +228,15 @@ class FunctionEmitter:
 
     # -- arithmetic -------------------------------------------------------------------------------------
 
+    def float_flags(self) -> str:
+        """The fast-math flags the build options allow, as text to follow a floating-point opcode
+        (" nsz contract"); empty by default, so the arithmetic is IEEE-exact."""
+        return "".join(f" {flag}" for flag in self.options.fast_math_flags)
+
     def binary(self, inst: ins.BinaryOp) -> None:
         rhs = self.safe_divisor(inst) if inst.opcode in _INTEGER_DIVISIONS else self.ref(inst.rhs)
-        self.emit_line(f"{self.ref(inst)} = {inst.opcode.value} {self.typed(inst.lhs)}, {rhs}")
+        flags = self.float_flags() if inst.opcode.is_float else ""
+        self.emit_line(f"{self.ref(inst)} = {inst.opcode.value}{flags} {self.typed(inst.lhs)}, {rhs}")
 
     def safe_divisor(self, inst: ins.BinaryOp) -> str:
         """OpenCL leaves integer division by zero (and INT_MIN / -1) undefined but not trapping; x86's
@@ -254,10 +261,10 @@ class FunctionEmitter:
         return safe
 
     def fneg(self, inst: ins.FNeg) -> None:
-        self.emit_line(f"{self.ref(inst)} = fneg {self.typed(inst.value)}")
+        self.emit_line(f"{self.ref(inst)} = fneg{self.float_flags()} {self.typed(inst.value)}")
 
     def compare(self, inst: ins.Compare) -> None:
-        op = "fcmp" if inst.predicate.is_float else "icmp"
+        op = f"fcmp{self.float_flags()}" if inst.predicate.is_float else "icmp"
         self.emit_line(f"{self.ref(inst)} = {op} {inst.predicate.value} {self.typed(inst.lhs)}, "
                        f"{self.ref(inst.rhs)}")
 
@@ -399,6 +406,13 @@ class FunctionEmitter:
                        f"i64 0, i32 {index}{dims}")
         self.emit_line(f"{self.ref(inst)} = load i64, ptr {address}, align 8, !invariant.load !{{}}")
 
+    def printf(self, inst: ins.Printf) -> None:
+        if self.env is None:
+            raise CodegenError(f"printf in @{self.function.name}, outside a work-group body")
+        helper = printf_helper(self.module, inst)
+        args = ", ".join([f"ptr {self.env.launch}"] + [self.typed(a) for a in inst.args])
+        self.emit_line(f"{self.ref(inst)} = call i32 {helper}({args})")
+
     def barrier(self, inst: ins.Barrier) -> None:
         raise CodegenError(f"barrier reached code generation in @{self.function.name}: "
                            "the work-group transforms must remove every barrier")
@@ -467,6 +481,7 @@ _HANDLERS = {
     ins.MathCall: FunctionEmitter.math,
     ins.WorkItemQuery: FunctionEmitter.query,
     ins.Barrier: FunctionEmitter.barrier,
+    ins.Printf: FunctionEmitter.printf,
     ins.ExtractElement: FunctionEmitter.extract_element,
     ins.InsertElement: FunctionEmitter.insert_element,
     ins.ShuffleVector: FunctionEmitter.shuffle_vector,

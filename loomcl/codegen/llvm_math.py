@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..ir import instructions as ins
+from ..ir import types as ty
 from . import (llvm_libm, llvm_libm_calls, llvm_libm_inverse_trig, llvm_libm_pow, llvm_libm_trig,
                llvm_libm_wide)
 from .llvm_types import intrinsic_suffix, llvm_type
@@ -76,4 +77,5 @@ def emit_math(emitter: FunctionEmitter, inst: ins.MathCall) -> None:
         params.append("i1")
         args.append("i1 false")
     emitter.module.declare(name, f"declare {t} @{name}({', '.join(params)})")
-    emitter.emit_line(f"{emitter.ref(inst)} = call {t} @{name}({', '.join(args)})")
+    flags = emitter.float_flags() if ty.is_float(inst.type) else ""
+    emitter.emit_line(f"{emitter.ref(inst)} = call{flags} {t} @{name}({', '.join(args)})")

@@ -41,6 +41,14 @@ class ModuleText:
     def declare(self, name: str, declaration: str) -> None:
         self.declarations.setdefault(name, declaration)
 
+    def define_once(self, symbol: str, make_definition) -> str:
+        """`@symbol` of a helper function that several instructions share; `make_definition()`
+        gives its text, called only the first time."""
+        if symbol not in self._taken:
+            self._taken.add(symbol)
+            self.functions.append(make_definition())
+        return "@" + quote(symbol)
+
     def constant_global(self, gv: GlobalVariable) -> str:
         """`@name` of a program-scope __constant variable, emitted on first reference, so only the
         data a kernel uses enters its module."""

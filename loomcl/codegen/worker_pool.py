@@ -22,6 +22,11 @@ a lock around `loomcl_pool_run`):
 * Groups are claimed in chunks from `next` with `atomicrmw add` (dynamic load balance, Kim ch. 5).
   Regions run one after another; `next` counts across all of them (a flat group index).
 
+* Each participant runs its chunks through the guard (pool_guard.py, whose IR is part of this module):
+  a kernel fault or Ctrl-C ends them early, and `loomcl_pool_run` returns the launch's status
+  (0, or STATUS_FAULT / STATUS_CANCELLED / STATUS_CHECK) instead of taking the process down.
+  `cancel`, set by the SIGINT handler, is checked at every chunk claim.
+
 The worker exits when `shutdown` is set (at interpreter exit) so no thread is inside JIT-ed code when
 the engine goes away. Workers whose index is at or above `allowed` park on the `config` futex, so
 `set_thread_count` can shrink the pool without stopping threads.
@@ -33,6 +38,7 @@ import ctypes
 import llvmlite.binding as llvm
 
 from . import jit
+from .pool_guard import LIBC_SYMBOLS, SLOT_BYTES, STATUS_CANCELLED, FaultRecord, guard_ir
 from .target import LLVM_LOCK
 
 # struct region: one uniform-local-size part of an NDRange (see abi.py and runtime/ndrange.py).
@@ -63,7 +69,9 @@ SPIN_ITERATIONS = 20000  # ~0.1-0.3 ms of `pause` before a worker sleeps on the 
 CLOSED = 1 << 31
 COUNT_MASK = CLOSED - 1
 CODEGEN_OPT_LEVEL = 2  # the code generator's level; the IR is hand-written and runs no IR pipeline
-ENTRY_POINTS = ("loomcl_pool_worker", "loomcl_pool_run", "loomcl_pool_configure")
+ENTRY_POINTS = ("loomcl_pool_worker", "loomcl_pool_run", "loomcl_pool_configure", "loomcl_guard_install",
+                "loomcl_guard_install_interrupt", "loomcl_guard_thread_setup", "loomcl_pool_last_fault",
+                "loomcl_pool_stop")
 
 POOL_IR = r"""
 %region = type REGION
@@ -141,6 +149,10 @@ entry:
   %nreg = load i64, ptr @nregions
   br label %claim
 claim:
+  %cancelled = load atomic i32, ptr @cancel seq_cst, align 4   ; Ctrl-C: claim nothing more
+  %stop = icmp ne i32 %cancelled, 0
+  br i1 %stop, label %out, label %take
+take:
   %start = atomicrmw add ptr @next, i64 %chunk monotonic
   %more = icmp slt i64 %start, %total
   br i1 %more, label %have, label %out
@@ -184,6 +196,7 @@ out:
 
 define void @loomcl_pool_worker(i64 %index) {
 entry:
+  call void @loomcl_guard_thread_setup()
   %g0 = load atomic i32, ptr @gen acquire, align 4
   %idx32 = trunc i64 %index to i32
   br label %top
@@ -230,7 +243,10 @@ work:
   %slot = add i64 %index, 1
   %ap = getelementptr ptr, ptr %arenas, i64 %slot
   %arena = load ptr, ptr %ap
-  call void @run_chunks(ptr %arena)
+  %table = load ptr, ptr @slots
+  %slot_at = mul i64 %slot, SLOT_BYTES
+  %own = getelementptr i8, ptr %table, i64 %slot_at
+  %ended = call i32 @guarded_chunks(ptr %own, ptr %arena)
   %lv = atomicrmw sub ptr @join, i64 1 release
   br label %left
 left:
@@ -241,9 +257,14 @@ exit:
 
 ; Run an NDRange. `request` = { ptr regions, i64 nregions, i64 total }: `nregions` descriptors whose
 ; groups are numbered consecutively, `total` groups in all. The chunk size gives each participant
-; about CHUNKS_PER_THREAD chunks (dynamic balance) and is capped at MAX_CHUNK groups.
-define void @loomcl_pool_run(ptr %request) {
+; about CHUNKS_PER_THREAD chunks (dynamic balance) and is capped at MAX_CHUNK groups. Returns the
+; launch's status (pool_guard.py): 0, or why it stopped early.
+define i32 @loomcl_pool_run(ptr %request) {
 entry:
+  store atomic i32 0, ptr @status monotonic, align 4
+  store atomic i32 0, ptr @cancel monotonic, align 4
+  store atomic i32 1, ptr @running seq_cst, align 4
+  %slot0 = load ptr, ptr @slots
   %regs = load ptr, ptr %request
   %np = getelementptr { ptr, i64, i64 }, ptr %request, i64 0, i32 1
   %nreg = load i64, ptr %np
@@ -268,8 +289,8 @@ entry:
   br i1 %alone, label %solo, label %publish
 solo:
   store atomic i64 0, ptr @next monotonic, align 8
-  call void @run_chunks(ptr %arena0)
-  ret void
+  %solo_end = call i32 @guarded_chunks(ptr %slot0, ptr %arena0)
+  br label %finish
 publish:
   store atomic i64 0, ptr @next monotonic, align 8
   %g = load i32, ptr @gen
@@ -285,7 +306,7 @@ do_wake:
   call void @futex_wake(ptr @gen)
   br label %own
 own:
-  call void @run_chunks(ptr %arena0)
+  %own_end = call i32 @guarded_chunks(ptr %slot0, ptr %arena0)
   %old = atomicrmw or ptr @join, i64 CLOSED acq_rel
   br label %drain
 drain:
@@ -304,7 +325,16 @@ yield:
   %y = call i64 (i64, ...) @syscall(i64 24)
   br label %drain
 done:
-  ret void
+  br label %finish
+finish:
+  store atomic i32 0, ptr @running seq_cst, align 4
+  %st = load atomic i32, ptr @status seq_cst, align 4
+  %c = load atomic i32, ptr @cancel seq_cst, align 4
+  %ok = icmp eq i32 %st, 0
+  %interrupted = icmp ne i32 %c, 0
+  %late = and i1 %ok, %interrupted
+  %result = select i1 %late, i32 STATUS_CANCELLED, i32 %st
+  ret i32 %result
 }
 
 ; Called from Python when `allowed` or `shutdown` changed: wake everybody so they re-read them.
@@ -316,8 +346,12 @@ define void @loomcl_pool_poke() {
   ret void
 }
 
-define void @loomcl_pool_configure(i32 %allowed, i32 %shutdown, ptr %arenas) {
+; `slots` holds `nslots` participant slots (pool_guard.py); the table only grows, and the old ones
+; stay allocated, so a signal handler reading the table while it changes reads valid memory.
+define void @loomcl_pool_configure(i32 %allowed, i32 %shutdown, ptr %arenas, ptr %slots, i64 %nslots) {
   store ptr %arenas, ptr @arenas
+  store atomic ptr %slots, ptr @slots release, align 8
+  store atomic i64 %nslots, ptr @nslots release, align 8
   store atomic i32 %allowed, ptr @allowed seq_cst, align 4
   store atomic i32 %shutdown, ptr @shutdown seq_cst, align 4
   call void @loomcl_pool_poke()
@@ -327,15 +361,18 @@ define void @loomcl_pool_configure(i32 %allowed, i32 %shutdown, ptr %arenas) {
 
 
 def pool_ir() -> str:
-    """The pool module's LLVM IR with its constants filled in."""
-    return (
+    """The pool module's LLVM IR, with the guard's (pool_guard.py), its constants filled in."""
+    pool = (
         POOL_IR.replace("REGION", REGION_IR)
         .replace("SPIN", str(SPIN_ITERATIONS))
         .replace("COUNT_MASK", str(COUNT_MASK))
         .replace("CLOSED", str(CLOSED))
         .replace("CHUNKS_PER_THREAD", str(CHUNKS_PER_THREAD))
         .replace("MAX_CHUNK", str(MAX_CHUNK))
+        .replace("SLOT_BYTES", str(SLOT_BYTES))
+        .replace("STATUS_CANCELLED", str(STATUS_CANCELLED))
     )
+    return pool + guard_ir()
 
 
 class NativePool:
@@ -348,17 +385,30 @@ class NativePool:
 
     def __init__(self) -> None:
         with LLVM_LOCK:
-            _provide_syscall()
+            _provide_libc()
             address = jit.compile_ir(pool_ir(), ENTRY_POINTS, CODEGEN_OPT_LEVEL)
         self.worker = ctypes.CFUNCTYPE(None, ctypes.c_int64)(address["loomcl_pool_worker"])
-        self.run = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address["loomcl_pool_run"])
-        self.configure = ctypes.CFUNCTYPE(None, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p)(
-            address["loomcl_pool_configure"]
-        )
+        self.run = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p)(address["loomcl_pool_run"])
+        self.configure = ctypes.CFUNCTYPE(
+            None, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64
+        )(address["loomcl_pool_configure"])
+        self.install_guard = ctypes.CFUNCTYPE(None, ctypes.c_int32)(address["loomcl_guard_install"])
+        self.install_interrupt = ctypes.CFUNCTYPE(None)(address["loomcl_guard_install_interrupt"])
+        self.thread_setup = ctypes.CFUNCTYPE(None)(address["loomcl_guard_thread_setup"])
+        self._last_fault = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address["loomcl_pool_last_fault"])
+        self.stop_address = address["loomcl_pool_stop"]  # void(i32 status), callable from kernel code
+
+    def last_fault(self) -> FaultRecord:
+        """The first fault of the last launch whose status was STATUS_FAULT."""
+        record = FaultRecord()
+        self._last_fault(ctypes.addressof(record))
+        return record
 
 
-def _provide_syscall() -> None:
-    """Make libc's `syscall` (futex, sched_yield) visible to the JIT's symbol resolver."""
-    if not llvm.address_of_symbol("syscall"):
-        libc = ctypes.CDLL(None)
-        llvm.add_symbol("syscall", ctypes.cast(libc.syscall, ctypes.c_void_p).value)
+def _provide_libc() -> None:
+    """Make the libc functions the pool calls (futex and sched_yield through `syscall`, the guard's
+    signal functions) visible to the JIT's symbol resolver."""
+    libc = ctypes.CDLL(None)
+    for name in ("syscall", *LIBC_SYMBOLS):
+        if not llvm.address_of_symbol(name):
+            llvm.add_symbol(name, ctypes.cast(getattr(libc, name), ctypes.c_void_p).value)

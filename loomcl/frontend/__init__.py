@@ -34,4 +34,5 @@ def parse_program(source: str, options: BuildOptions | None = None,
     tu = parse(tokens, diags)
     analyze(tu, options, diags)  # runs after syntax errors too: more of the program is checked
     diags.raise_if_errors()
+    tu.warnings = "\n".join(d.render() for d in diags.in_source_order())
     return tu

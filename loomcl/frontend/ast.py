@@ -34,6 +34,8 @@ Contract after `parse_program` (i.e. after sema), which the lowering may rely on
 * `Call.function` is the `FunctionDecl` called (its `.definition` has the body); args are converted
   to the parameter types. `BuiltinCall.builtin` names the builtin (builtins.Builtin) and
   `.overload` the chosen signature; args are converted to its parameter types; `.type` is its result.
+* `PrintfCall`: printf with its format checked (sema_printf.py): `%s` literals written into the
+  format, each argument converted to its conversion's storage type; `.type` is int.
 * `VarRef.decl` is the VarDecl/ParamDecl referred to. Scalars of every kind are read through LOAD.
   A VarRef of a ParamDecl has the parameter's type placed in the private address space.
 * Expressions whose value is discarded (`ExprStmt.expr`, `Comma.left`, `ForStmt.step`) may be
@@ -136,6 +138,7 @@ class CastKind(enum.Enum):
     POINTER_TO_BOOL = "pointer-to-bool"     # p != null
     POINTER_TO_POINTER = "pointer-to-pointer"  # bitcast / address-space cast
     NULL_TO_POINTER = "null-to-pointer"     # integer constant 0 -> null pointer
+    NULL_TO_EVENT = "null-to-event"         # integer constant 0 -> event_t (no event)
     INT_TO_POINTER = "int-to-pointer"
     POINTER_TO_INT = "pointer-to-int"
     TO_VOID = "to-void"                     # evaluate and discard
@@ -278,6 +281,17 @@ class BuiltinCall(Expr):
 
 
 @dataclass(eq=False)
+class PrintfCall(Expr):
+    """printf (OpenCL C 6.12.13) checked by sema: `format` with every `%s` of a literal string
+    already written in, `args` converted to their conversions' storage types (printf/format_spec.py),
+    `unused` the extra arguments, evaluated for their effects only."""
+
+    format: bytes
+    args: list[Expr]
+    unused: list[Expr] = field(default_factory=list)
+
+
+@dataclass(eq=False)
 class Index(Expr):
     base: Expr
     index: Expr
@@ -301,6 +315,15 @@ class Swizzle(Expr):
 
     base: Expr
     lanes: tuple[int, ...]
+
+
+@dataclass(eq=False)
+class VectorIndex(Expr):
+    """One lane of a vector picked by an integer, constant or not (`v[i]`, clang's extension of
+    OpenCL C); an lvalue when the base is one. `index` is a long."""
+
+    base: Expr
+    index: Expr
 
 
 @dataclass(eq=False)
@@ -516,6 +539,7 @@ class FunctionDecl:
 @dataclass(eq=False)
 class TranslationUnit:
     decls: list["FunctionDecl | VarDecl"]
+    warnings: str = ""  # the rendered warnings of a successful build: the build log
 
     @property
     def functions(self) -> list[FunctionDecl]:

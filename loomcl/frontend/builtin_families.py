@@ -1,9 +1,12 @@
 """Builtins whose names spell their types, too many to list as rows (OpenCL C 6.12.3.2, 6.2.4.2,
-6.12.7): `vloadN`/`vstoreN`, `convert_<type>[_sat][_<rounding>]` and `as_<type>`.
+6.12.7): `vloadN`/`vstoreN`, `vload[a]_half[N]`/`vstore[a]_half[N][_<rounding>]`,
+`convert_<type>[_sat][_<rounding>]` and `as_<type>`.
 
 `overloads(name)` gives the overloads of such a name, generated on first use: vloadN over every
-element type and address space, convert_ from every arithmetic type with the target's lane count,
-as_ from every type of the target's size (a 3-lane vector only from and to 3-lane vectors).
+element type and address space, the half forms from float (loads) and from float or double (stores)
+in every address space that the spec allows (no stores to __constant), convert_ from every arithmetic
+type with the target's lane count, as_ from every type of the target's size (a 3-lane vector only
+from and to 3-lane vectors). `vloada_half`/`vstorea_half` without N are clang's scalar spellings.
 """
 from __future__ import annotations
 
@@ -18,6 +21,10 @@ _SPACES = (T.AddressSpace.GLOBAL, T.AddressSpace.LOCAL, T.AddressSpace.CONSTANT,
 _ROUNDING = ("rte", "rtz", "rtp", "rtn")
 _NAMED = {t.name: t for t in _ELEMENTS}
 _VLOAD = re.compile(r"v(load|store)(2|3|4|8|16)")
+_VLOAD_HALF = re.compile(r"vload(a?)_half(2|3|4|8|16)?")
+_VSTORE_HALF = re.compile(r"vstore(a?)_half(2|3|4|8|16)?(?:_(rte|rtz|rtp|rtn))?")
+# a half pointer may also be generic (OpenCL C 2.0), e.g. a parameter of a helper function
+_HALF_SPACES = _SPACES + (T.AddressSpace.GENERIC,)
 _CONVERT = re.compile(r"convert_([a-z]+?)(2|3|4|8|16)?(_sat)?(?:_(rte|rtz|rtp|rtn))?")
 _AS = re.compile(r"as_([a-z]+?)(2|3|4|8|16)?")
 
@@ -58,6 +65,10 @@ def overloads(name: str):
                     out.append(Overload(name, Builtin.VSTORE, T.VOID,
                                         (vector, T.SIZE_T, T.pointer_to(pointee))))
         return tuple(out)
+    if m := _VLOAD_HALF.fullmatch(name):
+        return tuple(_half_overloads(name, m.group(2), load=True))
+    if m := _VSTORE_HALF.fullmatch(name):
+        return tuple(_half_overloads(name, m.group(2), load=False))
     if m := _CONVERT.fullmatch(name):
         target = _typed(m.group(1), m.group(2))
         if target is None or (m.group(4) and not m.group(4) in _ROUNDING):
@@ -71,3 +82,18 @@ def overloads(name: str):
         return tuple(Overload(name, Builtin.AS_TYPE, target, (source,)) for source in _every_type()
                      if source.size == target.size and (_lanes(source) == 3) == (_lanes(target) == 3))
     return ()
+
+
+def _half_overloads(name: str, count: str | None, load: bool):
+    """`floatN vload_halfN(size_t, const AS half *)` and `void vstore_halfN(floatN or doubleN, size_t,
+    AS half *)` over the address spaces (no stores to __constant)."""
+    from .builtins import Builtin, Overload
+
+    builtin = Builtin.VLOAD_HALF if load else Builtin.VSTORE_HALF
+    for space in _HALF_SPACES:
+        half = T.HALF.with_quals(T.Qualifiers(const=load, address_space=space))
+        if load:
+            yield Overload(name, builtin, _typed("float", count), (T.SIZE_T, T.pointer_to(half)))
+        elif space is not T.AddressSpace.CONSTANT:
+            for element in ("float", "double"):
+                yield Overload(name, builtin, T.VOID, (_typed(element, count), T.SIZE_T, T.pointer_to(half)))

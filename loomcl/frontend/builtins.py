@@ -38,9 +38,16 @@ class Builtin(enum.Enum):
     MEM_FENCE = enum.auto()
     READ_MEM_FENCE = enum.auto()
     WRITE_MEM_FENCE = enum.auto()
+    # async copies and prefetch (6.12.10)
+    ASYNC_COPY = enum.auto()
+    ASYNC_STRIDED_COPY = enum.auto()
+    WAIT_GROUP_EVENTS = enum.auto()
+    PREFETCH = enum.auto()
     # builtins whose names spell their types (builtin_families.py)
     VLOAD = enum.auto()
     VSTORE = enum.auto()
+    VLOAD_HALF = enum.auto()
+    VSTORE_HALF = enum.auto()
     CONVERT = enum.auto()
     AS_TYPE = enum.auto()
     # geometric (6.12.5)
@@ -171,7 +178,7 @@ class Builtin(enum.Enum):
     SELECT = enum.auto()
     ANY = enum.auto()
     ALL = enum.auto()
-    # 32-bit atomics (6.13.11, and the cl_khr_*_int32_* atom_ spellings)
+    # atomics (6.13.11, the cl_khr_*_int32_* atom_ spellings and cl_khr_int64_*_atomics)
     ATOMIC_ADD = enum.auto()
     ATOMIC_SUB = enum.auto()
     ATOMIC_INC = enum.auto()
@@ -232,9 +239,28 @@ FLOAT_VECTORS = (T.FLOAT,) + vectors_of((T.FLOAT,))  # the half_ and native_ for
 GEOMETRIC = FLOATS + tuple(T.vector_of(s, n) for s in FLOATS for n in (2, 3, 4))
 FAST_GEOMETRIC = (T.FLOAT,) + tuple(T.vector_of(T.FLOAT, n) for n in (2, 3, 4))  # float only
 INT32 = (T.INT, T.UINT)
+INT64 = (T.LONG, T.ULONG)
 SIGNED_INTEGERS = (T.CHAR, T.SHORT, T.INT, T.LONG)
 GLOBAL_LOCAL = (T.AddressSpace.GLOBAL, T.AddressSpace.LOCAL)
+PRIVATE_GENERIC = (T.AddressSpace.PRIVATE, T.AddressSpace.GENERIC)
 ANY_SPACE = GLOBAL_LOCAL + (T.AddressSpace.PRIVATE,)
+
+# (op, builtin, signature): `atomic_op` and `atom_op` on 32-bit integers (6.13.11 and the
+# cl_khr_*_int32_* spellings; xchg also on float), `atom_op` alone on 64-bit integers
+# (cl_khr_int64_base_atomics, cl_khr_int64_extended_atomics)
+ATOMIC_FUNCTIONS = (
+    ("add", B.ATOMIC_ADD, "T (volatile AS T *, T)"),
+    ("sub", B.ATOMIC_SUB, "T (volatile AS T *, T)"),
+    ("inc", B.ATOMIC_INC, "T (volatile AS T *)"),
+    ("dec", B.ATOMIC_DEC, "T (volatile AS T *)"),
+    ("xchg", B.ATOMIC_XCHG, "T (volatile AS T *, T)"),
+    ("min", B.ATOMIC_MIN, "T (volatile AS T *, T)"),
+    ("max", B.ATOMIC_MAX, "T (volatile AS T *, T)"),
+    ("and", B.ATOMIC_AND, "T (volatile AS T *, T)"),
+    ("or", B.ATOMIC_OR, "T (volatile AS T *, T)"),
+    ("xor", B.ATOMIC_XOR, "T (volatile AS T *, T)"),
+    ("cmpxchg", B.ATOMIC_CMPXCHG, "T (volatile AS T *, T, T)"),
+)
 
 ROWS: tuple[Row, ...] = (
     Row("get_work_dim", B.GET_WORK_DIM, "uint ()"),
@@ -250,6 +276,16 @@ ROWS: tuple[Row, ...] = (
     Row("mem_fence", B.MEM_FENCE, "void (uint)"),
     Row("read_mem_fence", B.READ_MEM_FENCE, "void (uint)"),
     Row("write_mem_fence", B.WRITE_MEM_FENCE, "void (uint)"),
+    Row("async_work_group_copy", B.ASYNC_COPY,
+        "event_t (__local T *, const __global T *, size_t, event_t)", GENINTEGERS + GENFLOATS),
+    Row("async_work_group_copy", B.ASYNC_COPY,
+        "event_t (__global T *, const __local T *, size_t, event_t)", GENINTEGERS + GENFLOATS),
+    Row("async_work_group_strided_copy", B.ASYNC_STRIDED_COPY,
+        "event_t (__local T *, const __global T *, size_t, size_t, event_t)", GENINTEGERS + GENFLOATS),
+    Row("async_work_group_strided_copy", B.ASYNC_STRIDED_COPY,
+        "event_t (__global T *, const __local T *, size_t, size_t, event_t)", GENINTEGERS + GENFLOATS),
+    Row("wait_group_events", B.WAIT_GROUP_EVENTS, "void (int, AS event_t *)", spaces=PRIVATE_GENERIC),
+    Row("prefetch", B.PREFETCH, "void (const __global T *, size_t)", GENINTEGERS + GENFLOATS),
     Row("sqrt", B.SQRT, "T (T)", GENFLOATS),
     Row("fabs", B.FABS, "T (T)", GENFLOATS),
     Row("fmin", B.FMIN, "T (T, T)", GENFLOATS),
@@ -399,19 +435,9 @@ ROWS: tuple[Row, ...] = (
     Row("smoothstep", B.SMOOTHSTEP, "T (S, S, T)", vectors_of(FLOATS)),
     Row("any", B.ANY, "int (T)", SIGNED_INTEGERS + vectors_of(SIGNED_INTEGERS)),
     Row("all", B.ALL, "int (T)", SIGNED_INTEGERS + vectors_of(SIGNED_INTEGERS)),
-    Row("atomic_add atom_add", B.ATOMIC_ADD, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
-    Row("atomic_sub atom_sub", B.ATOMIC_SUB, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
-    Row("atomic_inc atom_inc", B.ATOMIC_INC, "T (volatile AS T *)", INT32, GLOBAL_LOCAL),
-    Row("atomic_dec atom_dec", B.ATOMIC_DEC, "T (volatile AS T *)", INT32, GLOBAL_LOCAL),
-    Row("atomic_xchg atom_xchg", B.ATOMIC_XCHG, "T (volatile AS T *, T)", INT32 + (T.FLOAT,),
-        GLOBAL_LOCAL),
-    Row("atomic_min atom_min", B.ATOMIC_MIN, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
-    Row("atomic_max atom_max", B.ATOMIC_MAX, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
-    Row("atomic_and atom_and", B.ATOMIC_AND, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
-    Row("atomic_or atom_or", B.ATOMIC_OR, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
-    Row("atomic_xor atom_xor", B.ATOMIC_XOR, "T (volatile AS T *, T)", INT32, GLOBAL_LOCAL),
-    Row("atomic_cmpxchg atom_cmpxchg", B.ATOMIC_CMPXCHG, "T (volatile AS T *, T, T)", INT32,
-        GLOBAL_LOCAL),
+    *(Row(f"atomic_{op} atom_{op}", builtin, signature, INT32 + ((T.FLOAT,) if op == "xchg" else ()),
+          GLOBAL_LOCAL) for op, builtin, signature in ATOMIC_FUNCTIONS),
+    *(Row(f"atom_{op}", builtin, signature, INT64, GLOBAL_LOCAL) for op, builtin, signature in ATOMIC_FUNCTIONS),
 )
 
 _NAMED_TYPES = {"void": T.VOID, "bool": T.BOOL, "char": T.CHAR, "short": T.SHORT, "int": T.INT,

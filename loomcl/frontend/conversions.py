@@ -121,6 +121,8 @@ def conversion_rank(source: T.Type, target: T.Type) -> int | None:
         is_promotion = (s.is_integer and t == T.INT and s.rank < T.INT.rank) or \
                        (s == T.FLOAT and t == T.DOUBLE)
         return 1 if is_promotion else 2
+    if s.is_integer and t.is_event:
+        return 2    # only the constant 0 converts (sema checks the argument itself)
     if s.is_pointer and t.is_pointer and pointer_assignable(s, t):
         exact = _strip(s.pointee) == _strip(t.pointee) and \
             s.pointee.address_space == t.pointee.address_space

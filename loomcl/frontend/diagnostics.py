@@ -76,10 +76,14 @@ class Diagnostics:
     def error(self, location: Location, message: str, length: int = 1) -> None:
         self.messages.append(Diagnostic(Severity.ERROR, location, message, length))
 
-    def warning(self, location: Location, message: str, length: int = 1) -> None:
+    def warning(self, location: Location, message: str, flag: str | None = None, length: int = 1) -> None:
+        """A warning named, as clang names it, by its flag: `unused-value` shows as
+        "[-Wunused-value]", or "[-Werror,-Wunused-value]" when -Werror makes it an error."""
         if self.suppress_warnings:
             return
         severity = Severity.ERROR if self.warnings_as_errors else Severity.WARNING
+        if flag is not None:
+            message += f" [-Werror,-W{flag}]" if self.warnings_as_errors else f" [-W{flag}]"
         self.messages.append(Diagnostic(severity, location, message, length))
 
     def note(self, location: Location | None, message: str) -> None:
@@ -89,6 +93,11 @@ class Diagnostics:
     @property
     def error_count(self) -> int:
         return sum(1 for d in self.messages if d.severity is Severity.ERROR)
+
+    @property
+    def log(self) -> str:
+        """The build log: every message, rendered, in source order."""
+        return "\n".join(d.render() for d in self.in_source_order())
 
     def raise_if_errors(self) -> None:
         if self.error_count:

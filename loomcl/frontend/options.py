@@ -2,9 +2,12 @@
 
 Accepted, as pyopencl passes them (a string, or a list of strings each of which may hold several
 options): `-D NAME`, `-DNAME=VALUE`, `-D NAME=VALUE`, `-U NAME`, `-I DIR`, `-IDIR`, and the standard
-OpenCL options (OpenCL 3.0 API spec, sec. 5.8.6). Math options are recorded as flags for the code
-generator. Anything else raises `OptionError` naming the option, rather than being silently ignored,
-so a typo such as `-cl-fast-relaxed-maths` is caught at build time.
+OpenCL options (OpenCL 3.0 API spec, sec. 5.8.6). Each is read where it acts: -D/-U/-I and -cl-std
+by the preprocessor (predefined.py) and sema, -w/-Werror by Diagnostics, -cl-single-precision-constant
+by the lexer, the math options, -cl-denorms-are-zero and -cl-opt-disable by code generation
+(CompilerOptions.with_build_options, loomcl/options.py), -cl-kernel-arg-info by the runtime's
+clGetKernelArgInfo. Anything else raises `OptionError` naming the option, rather than being silently
+ignored, so a typo such as `-cl-fast-relaxed-maths` is caught at build time.
 """
 from __future__ import annotations
 
@@ -26,7 +29,8 @@ class MacroOption:
 class BuildOptions:
     macros: tuple[MacroOption, ...] = ()
     include_dirs: tuple[str, ...] = ()
-    cl_std: str = "CL2.0"
+    cl_std: str | None = None
+    """-cl-std's version, or None when not given (OpenCL C 1.2, the device's; predefined.py)."""
     fast_relaxed_math: bool = False
     mad_enable: bool = False
     no_signed_zeros: bool = False

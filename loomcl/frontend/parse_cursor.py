@@ -14,7 +14,8 @@ from __future__ import annotations
 from .diagnostics import Diagnostics
 from .source import Location
 from .tokens import Token, TokenKind
-from .types import BUILTIN_TYPE_NAMES, Record, Type
+from .types import BUILTIN_TYPE_NAMES, ERROR, Record, Type
+from .unsupported import TYPES as UNSUPPORTED_TYPES
 
 
 class SyntaxRecovery(Exception):
@@ -107,4 +108,6 @@ class TokenCursor:
         for scope in reversed(self.scopes):
             if tok.text in scope:
                 return scope[tok.text]
+        if tok.text in UNSUPPORTED_TYPES:  # parsed as a type; declspec reports it
+            return ERROR
         return None

@@ -19,6 +19,7 @@ from . import ast as A
 from . import types as T
 from .source import Location
 from .tokens import Token, TokenKind
+from .unsupported import BLOCKS, PIPE_KEYWORD, PIPES, TYPES as UNSUPPORTED_TYPES, message as unsupported
 
 _TYPE_WORDS = {"void", "bool", "_Bool", "char", "short", "int", "long", "signed", "unsigned",
                "float", "double", "half"}
@@ -90,6 +91,13 @@ class DeclarationParser:
             if tok.kind is TokenKind.IDENT and not words and named is None \
                     and self.typedef_named(tok) is not None:
                 named = self.typedef_named(self.next())
+                if tok.text in UNSUPPORTED_TYPES and named.is_error:
+                    self.diags.error(tok.loc, unsupported(tok.text, UNSUPPORTED_TYPES[tok.text]), len(tok.text))
+            elif tok.kind is TokenKind.IDENT and tok.text == PIPE_KEYWORD and not words and named is None \
+                    and self.is_type_name(self.peek(1)):
+                self.diags.error(self.next().loc, unsupported(PIPE_KEYWORD, PIPES), len(PIPE_KEYWORD))
+                self.declspec()  # the packet type
+                named = T.ERROR
             elif tok.kind is not TokenKind.KEYWORD or tok.text not in _SPECIFIER_WORDS:
                 break
             elif tok.text in ("struct", "union", "enum"):
@@ -186,6 +194,9 @@ class DeclarationParser:
     def declarator(self, base: T.Type, abstract: bool = False) -> Declarator:
         while self.consume("*"):
             base = T.pointer_to(base).with_quals(self.pointer_qualifiers())
+        if self.at("^"):  # a block variable, `int (^b)(int)`: parsed on as of the error type
+            self.diags.error(self.next().loc, unsupported("^", BLOCKS))
+            base = T.ERROR
         if self.at("(") and (not abstract or self.peek(1).text in ("*", "(", "[")):
             return self.nested_declarator(base, abstract)
         tok = self.peek()
@@ -248,6 +259,10 @@ class DeclarationParser:
             return []
         params = [self.param()]
         while self.consume(","):
+            ellipsis = self.consume("...")
+            if ellipsis:
+                self.diags.error(ellipsis.loc, "invalid prototype, variadic arguments are not allowed in OpenCL")
+                break
             params.append(self.param())
         self.expect(")", " to close the parameter list")
         return params
@@ -318,4 +333,8 @@ class DeclarationParser:
         init = self.initializer() if self.consume("=") else None
         if decl.type.is_function:
             return self.function_prototype(spec, decl)
+        if spec.storage == "static" and not program_scope:
+            # OpenCL C 1.2/2.0 6.8: a function's variables have no static storage (a static local
+            # would otherwise silently become per-work-item private)
+            self.diags.error(spec.loc, "variables in function scope cannot be declared static")
         return A.VarDecl(decl.loc, decl.name, decl.type, init, program_scope)

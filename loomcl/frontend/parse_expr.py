@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Callable
 
 from . import ast as A
+from . import types as T
 from .tokens import TokenKind
+from .unsupported import BLOCKS, message as unsupported
 
 _ASSIGN_OPS = {
     "*=": A.BinaryOp.MUL, "/=": A.BinaryOp.DIV, "%=": A.BinaryOp.MOD, "+=": A.BinaryOp.ADD,
@@ -182,6 +184,24 @@ class ExpressionParser:
         self.expect(")", " to close the argument list")
         return args
 
+    # block = "^" ("(" params ")")? "{" ... "}"  -- OpenCL C 2.0's device-side enqueue
+    def block_literal(self, caret) -> A.Expr:
+        """Report a block and skip it whole (its statements would only give more errors)."""
+        self.diags.error(caret.loc, unsupported("^", BLOCKS))
+        if self.peek().is_("("):
+            self.skip_balanced("(", ")")
+        if self.peek().is_("{"):
+            self.skip_balanced("{", "}")
+        return A.IntLiteral(caret.loc, 0, type=T.ERROR)
+
+    def skip_balanced(self, opening: str, closing: str) -> None:
+        depth = 0
+        while self.peek().kind is not TokenKind.EOF:
+            tok = self.next()
+            depth += tok.is_(opening) - tok.is_(closing)
+            if depth == 0:
+                return
+
     # primary = "(" expr ")" | identifier | integer | floating | character | string+
     def primary(self) -> A.Expr:
         tok = self.next()
@@ -195,6 +215,8 @@ class ExpressionParser:
             return A.IntLiteral(tok.loc, tok.value, type=tok.type)
         if tok.kind is TokenKind.FLOAT:
             return A.FloatLiteral(tok.loc, tok.value, type=tok.type)
+        if tok.is_("^") and tok.kind is TokenKind.PUNCT:
+            return self.block_literal(tok)
         if tok.kind is TokenKind.STRING:
             value = tok.value
             while self.peek().kind is TokenKind.STRING:

@@ -100,7 +100,7 @@ class RecordParser:
                 if spec.type.is_record and spec.type.record.tag is None:
                     body.append((spec.loc, None, spec.type))
                 else:
-                    self.diags.warning(spec.loc, "declaration does not declare anything")
+                    self.diags.warning(spec.loc, "declaration does not declare anything", "missing-declarations")
                 continue
             body += self.member_declarators(spec)
         if not body:

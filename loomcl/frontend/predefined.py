@@ -1,7 +1,11 @@
 """Macros every OpenCL C program sees before its first line (OpenCL C 2.0 spec 6.10, 6.13.2-6.13.3).
 
 They are ordinary `#define` text preprocessed ahead of the program, so they behave exactly like user
-macros (a program may #undef them). Float limits are written as hex-float literals, which are exact.
+macros (a program may #undef them). The versions are the device's (runtime/device.py): OpenCL 1.2,
+so `__OPENCL_VERSION__` is 120, and `__OPENCL_C_VERSION__` is -cl-std's version or, without it, 120
+(the spec's rule: the highest OpenCL C 1.x the device supports). The extension macros name exactly
+the device's CL_DEVICE_EXTENSIONS (a test holds the two lists together); OpenCL C 3.0 adds the
+feature macros of the optional features loomcl has. Float limits are written as hex-float literals, which are exact.
 `INFINITY`/`NAN` are constant expressions that sema folds (IEEE division by zero). `true` and
 `false` are the integer constants 1 and 0 (spec 6.1.1), as C99's stdbool.h defines them.
 """
@@ -17,7 +21,7 @@ _COMMON = """
 #define CL_VERSION_1_2 120
 #define CL_VERSION_2_0 200
 #define CL_VERSION_3_0 300
-#define __OPENCL_VERSION__ 200
+#define __OPENCL_VERSION__ 120
 #define __ENDIAN_LITTLE__ 1
 #define true 1
 #define false 0
@@ -31,6 +35,8 @@ _COMMON = """
 #define cl_khr_local_int32_base_atomics 1
 #define cl_khr_local_int32_extended_atomics 1
 #define cl_khr_byte_addressable_store 1
+#define cl_khr_int64_base_atomics 1
+#define cl_khr_int64_extended_atomics 1
 #define CLK_LOCAL_MEM_FENCE 1
 #define CLK_GLOBAL_MEM_FENCE 2
 #define CLK_IMAGE_MEM_FENCE 4
@@ -100,10 +106,16 @@ _COMMON = """
 """
 
 
+DEFAULT_C_VERSION = 120
+_OPENCL_C_3_FEATURES = ("__opencl_c_fp64", "__opencl_c_int64")
+
+
 def predefined_source(options: BuildOptions) -> str:
     """The #define lines for `options` (the OpenCL C version depends on -cl-std)."""
-    version = _VERSIONS[options.cl_std]
+    version = _VERSIONS.get(options.cl_std, DEFAULT_C_VERSION)
     lines = [_COMMON, f"#define __OPENCL_C_VERSION__ {version}"]
+    if version >= 300:
+        lines += [f"#define {feature} 1" for feature in _OPENCL_C_3_FEATURES]
     if options.fast_relaxed_math:
         lines.append("#define __FAST_RELAXED_MATH__ 1")
     return "\n".join(lines) + "\n"

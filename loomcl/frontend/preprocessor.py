@@ -427,7 +427,7 @@ class Preprocessor:
         if directive.text == "error":
             self.diags.error(directive.loc, f"#error {message}".rstrip())
         else:
-            self.diags.warning(directive.loc, f"#warning {message}".rstrip())
+            self.diags.warning(directive.loc, f"#warning {message}".rstrip(), "#warnings")
 
     def _ignore_line(self, directive: Token) -> None:
         """#pragma (OPENCL EXTENSION, unroll, ...) and #line change nothing here."""

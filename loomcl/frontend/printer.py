@@ -50,6 +50,9 @@ def format_expr(e: A.Expr, implicit: bool = False) -> str:
         return f"{f(e.callee)}({', '.join(map(f, e.args))})"
     if isinstance(e, A.BuiltinCall):
         return f"{e.overload.name}({', '.join(map(f, e.args))})"
+    if isinstance(e, A.PrintfCall):
+        args = [A.StringLiteral(e.loc, e.format), *e.args, *e.unused]
+        return f"printf({', '.join(map(f, args))})"
     if isinstance(e, A.Index):
         return f"{f(e.base)}[{f(e.index)}]"
     if isinstance(e, A.SizeOf):
@@ -60,6 +63,8 @@ def format_expr(e: A.Expr, implicit: bool = False) -> str:
         return f"(({e.type})({', '.join(map(f, e.items))}))"
     if isinstance(e, A.Member):
         return f"{f(e.base)}{'->' if e.arrow else '.'}{e.name or '(anonymous)'}"
+    if isinstance(e, A.VectorIndex):
+        return f"{f(e.base)}[{f(e.index)}]"
     if isinstance(e, A.Swizzle):
         return f"{f(e.base)}.s{''.join('%x' % lane for lane in e.lanes)}"
     raise TypeError(f"unknown expression node {type(e).__name__}")

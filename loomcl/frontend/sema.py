@@ -23,16 +23,22 @@ from .options import BuildOptions
 from .overload import resolve
 from .sema_expr import ExpressionChecker
 from .sema_init import InitializerChecker
+from .sema_printf import PrintfChecker
 from .sema_record import RecordChecker
+from .sema_warnings import WarningChecker
 from .spelling import closest_name
+from . import unsupported
 
 _TAG_DECLS = (A.RecordDecl, A.EnumDecl)   # checked where they stand, then dropped from the AST
 _KERNEL_POINTER_SPACES = (T.AddressSpace.GLOBAL, T.AddressSpace.CONSTANT, T.AddressSpace.LOCAL)
 
 
-class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
+class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, WarningChecker):
     def __init__(self, options: BuildOptions, diags: Diagnostics):
         self.diags = diags
+        # An explicit -cl-std=CL1.x is strict: unqualified pointees are private. Otherwise they are
+        # generic (OpenCL C 2.0), which loomcl also accepts in its default 1.2 mode: every valid
+        # 1.2 program means the same, since all address spaces are one memory on a CPU.
         self.pointee_default = T.AddressSpace.PRIVATE if options.cl_std in ("CL1.0", "CL1.1",
                                                                             "CL1.2") \
             else T.AddressSpace.GENERIC
@@ -43,6 +49,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
         self.calls: list[tuple[A.FunctionDecl, A.Call]] = []   # (caller, call) for linking
         self.labels: dict[str, A.LabelStmt] = {}   # of the function being checked
         self.gotos: list[A.GotoStmt] = []
+        self.used: set = set()        # declarations some expression names (sema_warnings)
 
     # ---- scopes -------------------------------------------------------------------------------
     def lookup(self, name: str):
@@ -123,11 +130,13 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
 
     def check_signature(self, f: A.FunctionDecl) -> None:
         f.result_type = self.resolve_type(f.result_type, f.loc)
+        self.refuse_half_declaration(f.result_type, f.loc, "function return value")
         for p in f.params:
             if f.is_kernel:
                 self.check_kernel_param(p)
             p.type = self.resolve_type(p.type, p.loc)
             self.check_param_type(p, f.body is not None)
+            self.refuse_half_declaration(p.type, p.loc, "function parameter")
         if f.is_kernel and not f.result_type.is_void:
             self.diags.error(f.loc, "function with '__kernel' attribute must have a void return "
                                     "type")
@@ -147,6 +156,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
                                     "'__global', '__constant', or '__local' address space")
         elif p.type.unqualified() == T.BOOL:
             self.diags.error(p.loc, "kernel parameter cannot be declared as a bool")
+        elif p.type.is_event:
+            self.diags.error(p.loc, "kernel parameter cannot be declared as an event_t")
 
     def work_group_size_attribute(self, f: A.FunctionDecl) -> tuple[int, int, int] | None:
         result = None
@@ -171,7 +182,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
                 self.declare(p.name, p, p.loc)
         for item in f.body.items:
             self.stmt(item)
-        self.scopes.pop()
+        self.pop_scope()
         self.link_gotos()
         self.function = None
 
@@ -198,10 +209,13 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
                                     f"size or an initializer")
         if d.type.is_void or (d.type.is_record and not d.type.record.is_complete):
             self.diags.error(d.loc, f"variable has incomplete type '{d.type.base_spelling()}'")
+        self.refuse_half_declaration(d.type, d.loc, "variable")
         self.declare(d.name, d, d.loc)
 
     def variable_space(self, d: A.VarDecl, program_scope: bool) -> T.AddressSpace | None:
         """The address space of a variable, after checking OpenCL C 6.5's placement rules."""
+        if d.type.is_error:
+            return None  # its type was reported (such as a sampler, which has rules of its own)
         space = d.type.address_space
         if program_scope:
             if space is not T.AddressSpace.CONSTANT:
@@ -229,7 +243,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
         self.scopes.append({})
         for item in s.items:
             self.stmt(item)
-        self.scopes.pop()
+        self.pop_scope()
 
     def stmt_DeclStmt(self, s: A.DeclStmt) -> None:
         for d in s.decls:
@@ -243,6 +257,9 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
 
     def stmt_ExprStmt(self, s: A.ExprStmt) -> None:
         s.expr = self.check(s.expr)
+        if s.expr.lvalue:
+            s.expr = self.refuse_half_load(s.expr) or s.expr   # `*p;` reads *p, as clang sees it
+        self.warn_unused_result(s.expr)
 
     def stmt_NullStmt(self, s: A.NullStmt) -> None:
         pass
@@ -275,7 +292,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
         if s.step is not None:
             s.step = self.check(s.step)
         self.loop_body(s, s.body)
-        self.scopes.pop()
+        self.pop_scope()
 
     def stmt_SwitchStmt(self, s: A.SwitchStmt) -> None:
         s.cond = self.rvalue(s.cond)
@@ -361,6 +378,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
             return self.error(e, "called object is not a function")
         name = e.callee.name
         decl = self.lookup(name)
+        if decl is None and name == "printf":
+            return self.printf_call(e)
         args = [self.rvalue(a) for a in e.args]
         if isinstance(decl, A.FunctionDecl):
             return self.user_call(e, decl, args)
@@ -368,13 +387,19 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
             return self.builtin_call(e, name, args)
         if decl is None:
             return self.undeclared_function(e, name)
+        if decl.type.is_error:  # already reported where it was declared
+            return _poisoned(e)
         return self.error(e, f"called object type '{decl.type}' is not a function")
 
     def undeclared_function(self, e: A.Call, name: str) -> A.Expr:
-        """OpenCL C has no implicit declarations (6.9(e)); suggest a near builtin or function."""
+        """OpenCL C has no implicit declarations (6.9(e)); name the unimplemented feature the
+        function belongs to, or suggest a near builtin or function."""
+        feature = unsupported.function_feature(name)
+        if feature is not None:
+            return self.error(e, unsupported.message(name, feature))
         functions = [n for scope in self.scopes for n, d in scope.items()
                      if isinstance(d, A.FunctionDecl)]
-        suggestion = closest_name(name, functions + builtin_names())
+        suggestion = closest_name(name, functions + builtin_names() + ["printf"])
         hint = f"; did you mean '{suggestion}'?" if suggestion else ""
         return self.error(e, f"use of undeclared function '{name}'{hint}")
 
@@ -397,7 +422,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker):
         if found.chosen is None:
             return self.overload_error(e, name, args, found)
         chosen = found.chosen
-        converted = [self.convert(a, p) for a, p in zip(args, chosen.params)]
+        converted = [self.convert(a, p, "passing '{source}' to parameter of incompatible type '{target}'")
+                     for a, p in zip(args, chosen.params)]
         return A.BuiltinCall(e.loc, chosen.builtin, chosen, converted, type=chosen.result)
 
     def overload_error(self, e: A.Call, name: str, args: list[A.Expr], found) -> A.Expr:

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from . import ast as A
 from . import types as T
+from . import unsupported
 from .constfold import fold
 from .conversions import (address_space_convertible, cast_kind, compatible_pointees,
                           pointer_assignable, promote, usual_arithmetic)
+from .sema_half import HalfChecker
 from .sema_vector import VectorChecker
 
 _ARITH_ONLY = {A.BinaryOp.MUL, A.BinaryOp.DIV}
@@ -30,7 +32,7 @@ def is_null_constant(e: A.Expr) -> bool:
     return e.type is not None and e.type.is_integer and fold(e) == 0
 
 
-class ExpressionChecker(VectorChecker):
+class ExpressionChecker(VectorChecker, HalfChecker):
     """Mixin for Sema: needs self.diags, self.lookup(name), self.check_call(call)."""
 
     # ---- entry points -------------------------------------------------------------------------
@@ -46,7 +48,7 @@ class ExpressionChecker(VectorChecker):
             return e
         if e.type.is_array:
             return implicit(e, A.CastKind.ARRAY_TO_POINTER, T.pointer_to(e.type.element))
-        return implicit(e, A.CastKind.LOAD, e.type.unqualified())
+        return self.refuse_half_load(e) or implicit(e, A.CastKind.LOAD, e.type.unqualified())
 
     def condition(self, e: A.Expr) -> A.Expr:
         """e as a truth value: a scalar converted to bool (if/while/for, !, &&, ||, ?:)."""
@@ -91,6 +93,8 @@ class ExpressionChecker(VectorChecker):
             return None
         if target.is_pointer and is_null_constant(e):
             return A.CastKind.NULL_TO_POINTER
+        if target.is_event and is_null_constant(e):
+            return A.CastKind.NULL_TO_EVENT
         if target.is_bool and source.is_pointer:
             return A.CastKind.POINTER_TO_BOOL
         return None
@@ -100,13 +104,15 @@ class ExpressionChecker(VectorChecker):
         return e
 
     def check_FloatLiteral(self, e: A.FloatLiteral) -> A.Expr:
-        return e
+        return self.refuse_half_literal(e) or e
 
     def check_StringLiteral(self, e: A.StringLiteral) -> A.Expr:
         return self.error(e, "string literals are not supported outside printf")
 
     def check_VarRef(self, e: A.VarRef) -> A.Expr:
         decl = self.lookup(e.name)
+        if decl is None and e.name in unsupported.CONSTANTS:
+            return self.error(e, unsupported.message(e.name, unsupported.CONSTANTS[e.name]))
         if decl is None:
             return self.error(e, f"use of undeclared identifier '{e.name}'")
         if isinstance(decl, A.FunctionDecl):
@@ -115,6 +121,7 @@ class ExpressionChecker(VectorChecker):
         if isinstance(decl, A.EnumConstant):
             return self.enum_constant_ref(e, decl)
         e.decl, e.type, e.lvalue = decl, decl.type, True
+        self.note_use(decl)
         if isinstance(decl, A.ParamDecl):  # parameters are private variables
             e.type = T.with_address_space(decl.type, T.AddressSpace.PRIVATE)
         return e
@@ -153,6 +160,8 @@ class ExpressionChecker(VectorChecker):
         if not e.operand.lvalue:
             return self.error(e, "cannot take the address of an rvalue of type "
                                  f"'{e.operand.type}'")
+        if isinstance(e.operand, (A.Swizzle, A.VectorIndex)):
+            return self.error(e, "address of vector element requested")
         e.type = T.pointer_to(e.operand.type)
         return e
 
@@ -197,6 +206,8 @@ class ExpressionChecker(VectorChecker):
         source = e.operand.type
         if source.is_error or target.is_error:
             return _poison(e)
+        if refused := self.refuse_half_cast(e, target):
+            return refused
         if target.is_vector or (source.is_vector and not target.is_void):
             converted = self.vector_conversion(e.operand, target, explicit=True) \
                 if target.is_vector else f"cannot cast from vector type '{source}' to '{target}'"
@@ -304,7 +315,7 @@ class ExpressionChecker(VectorChecker):
             self.diags.error(loc, "cannot assign to a variable in the __constant address space")
         elif t.quals.const:
             self.diags.error(loc, f"cannot assign to a variable of const-qualified type '{t}'")
-        else:
+        elif not self.refuse_half_store(target, loc):
             return True
         return False
 
@@ -390,7 +401,10 @@ class ExpressionChecker(VectorChecker):
 
     # ---- postfix ------------------------------------------------------------------------------
     def check_Index(self, e: A.Index) -> A.Expr:
-        e.base, e.index = self.rvalue(e.base), self.rvalue(e.index)
+        e.base = self.check(e.base)
+        if e.base.type is not None and e.base.type.is_vector:
+            return self.vector_index(e)
+        e.base, e.index = self.to_rvalue(e.base), self.rvalue(e.index)
         if _has_error(e.base, e.index):
             return _poison(e)
         if e.index.type.is_pointer and e.base.type.is_integer:

@@ -121,6 +121,8 @@ class InitializerChecker:
     def constant_literal(self, e: A.Expr, t: T.Type) -> A.Expr:
         if e.type.is_error:
             return e
+        if t.is_vector:
+            return self.constant_vector(e, t.unqualified())
         value = fold(e)
         if value is None:
             self.diags.error(e.loc, "initializer element is not a compile-time constant")
@@ -130,3 +132,31 @@ class InitializerChecker:
         if t.is_integer:
             return A.IntLiteral(e.loc, value, type=t)
         return A.FloatLiteral(e.loc, value, type=t)
+
+    def constant_vector(self, e: A.Expr, t: T.VectorType) -> A.Expr:
+        """A vector literal of folded lanes (`(float4)(1.0f, v.xy...)` with constant parts, or a
+        splat): one literal per lane, in order."""
+        lanes = self.constant_lanes(e)
+        if lanes is None:
+            self.diags.error(e.loc, "initializer element is not a compile-time constant")
+            return e
+        if len(lanes) == 1:
+            lanes *= t.count
+        return A.VectorLiteral(e.loc, [self.constant_literal(lane, t.element) for lane in lanes], type=t)
+
+    def constant_lanes(self, e: A.Expr) -> list[A.Expr] | None:
+        """The lane expressions of a constant vector expression, or None if it is not one."""
+        if isinstance(e, A.VectorLiteral):
+            lanes: list[A.Expr] = []
+            for item in e.items:
+                if item.type.is_vector:
+                    inner = self.constant_lanes(item)
+                    if inner is None:
+                        return None
+                    lanes += inner
+                else:
+                    lanes.append(item)
+            return lanes
+        if isinstance(e, A.Cast) and e.type.is_vector and not e.operand.type.is_vector:
+            return [e.operand]  # a scalar widened to every lane
+        return None

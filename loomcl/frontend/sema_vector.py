@@ -12,6 +12,8 @@ Rules, as clang applies them to OpenCL C:
 * Swizzles: `.xyzw` (and `.rgba`), `.s0`..`.sF`, `.lo .hi .even .odd`. A swizzle of an lvalue with
   no lane repeated is an lvalue. The 4th lane named by `.hi`/`.odd` of a 3-lane vector does not exist:
   it reads as an undefined value and writes nowhere (`Swizzle` lane index 3).
+* `v[i]` (clang's extension) picks lane i by any integer; an lvalue when v is one. Like a swizzle
+  it has no address. An index outside the vector is undefined, as in clang.
 """
 from __future__ import annotations
 
@@ -111,6 +113,24 @@ class VectorChecker:
         if not base.lvalue:
             base = self.to_rvalue(base)
         return A.Swizzle(e.loc, base, lanes, type=result, lvalue=lvalue)
+
+    def vector_index(self, e: A.Index) -> A.Expr:
+        """`v[i]` on a checked vector base: its lane i, an lvalue when v is one."""
+        base, index = e.base, self.rvalue(e.index)
+        if index.type.is_error:
+            return _poison(e)
+        if not index.type.is_integer:
+            return self.error(e, "array subscript is not an integer")
+        if isinstance(base, A.Swizzle):
+            base = self.to_rvalue(base)     # lanes of lanes: readable, not assignable
+        t = base.type
+        result = t.element.unqualified()
+        if base.lvalue:
+            result = result.with_quals(T.Qualifiers(const=t.quals.const, volatile=t.quals.volatile,
+                                                    address_space=t.address_space))
+        else:
+            base = self.to_rvalue(base)
+        return A.VectorIndex(e.loc, base, self.convert(index, T.LONG), type=result, lvalue=base.lvalue)
 
     # ---- conversions --------------------------------------------------------------------------
     def vector_conversion(self, e: A.Expr, target: T.Type, explicit: bool = False):

@@ -71,6 +71,7 @@ class Type:
     is_vector = False
     is_record = False
     is_error = False
+    is_event = False
 
     @property
     def is_arithmetic(self) -> bool:
@@ -178,6 +179,18 @@ class FloatType(Type):
 
     def base_spelling(self) -> str:
         return self.name
+
+
+@dataclass(frozen=True, repr=False)
+class EventType(Type):
+    """event_t (spec 6.1.3): the handle of async work-group copies. loomcl's copies are complete
+    when wait_group_events returns, so an event carries no state; it is a 64-bit zero."""
+
+    is_event = True
+    size = 8
+
+    def base_spelling(self) -> str:
+        return "event_t"
 
 
 @dataclass(frozen=True, repr=False)
@@ -408,6 +421,7 @@ ULONG = _int("ulong", 64, False, 4)
 HALF = _intern(FloatType(name="half", bits=16))
 FLOAT = _intern(FloatType(name="float", bits=32))
 DOUBLE = _intern(FloatType(name="double", bits=64))
+EVENT = _intern(EventType())
 
 SIZE_T = ULONG
 PTRDIFF_T = LONG
@@ -419,6 +433,7 @@ FLOAT_TYPES = (FLOAT, DOUBLE)
 BUILTIN_TYPE_NAMES: dict[str, Type] = {
     "uchar": UCHAR, "ushort": USHORT, "uint": UINT, "ulong": ULONG,
     "size_t": SIZE_T, "ptrdiff_t": PTRDIFF_T, "intptr_t": LONG, "uintptr_t": ULONG,
+    "event_t": EVENT,
 }
 for _scalar in (CHAR, UCHAR, SHORT, USHORT, INT, UINT, LONG, ULONG, FLOAT, DOUBLE, HALF):
     for _n in (2, 3, 4, 8, 16):

@@ -196,6 +196,16 @@ class Module:
     def __init__(self) -> None:
         self.functions: dict[str, Function] = {}
         self.globals: list[GlobalVariable] = []  # program-scope __constant data
+        self.printf_formats: dict[int, bytes] = {}  # format id (from 1) -> the format of printf calls
+
+    def printf_format_id(self, format: bytes) -> int:
+        """The id of a printf format in this program, given on first use."""
+        for format_id, known in self.printf_formats.items():
+            if known == format:
+                return format_id
+        format_id = len(self.printf_formats) + 1
+        self.printf_formats[format_id] = format
+        return format_id
 
     def add_function(self, function: Function) -> Function:
         self.functions[function.name] = function

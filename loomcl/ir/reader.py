@@ -29,7 +29,8 @@ from .function import DIMENSION_NAMES, Block, Function, Module, WorkItemLoop
 from .values import Constant, GlobalVariable, Undef, Value, VectorConstant
 
 _TOKEN = re.compile(r"""
-      (?P<local>%[\w.\-]+)
+      (?P<string>"[^"]*")
+    | (?P<local>%[\w.\-]+)
     | (?P<global>@[\w.\-]+)
     | (?P<number>[-+]?(?:\d+(?:\.\d*)?(?:[eE][-+]?\d+)?(?![\w.])|inf\b|nan\b))
     | (?P<label>\d[\w.\-]*)

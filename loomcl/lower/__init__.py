@@ -10,7 +10,8 @@ The result is what transforms/ takes: one `ir.Function` per function definition 
 * kernel `__local` variables in `function.local_variables`, `__constant` data in `module.globals`
   with flat initializers;
 * work-item functions as `WorkItemQuery` (get_global_id expanded), `barrier` as `Barrier`, math as
-  `MathCall`, atomics as `AtomicRMW`/`AtomicCmpXchg`, user calls as `Call` (inlined later);
+  `MathCall`, atomics as `AtomicRMW`/`AtomicCmpXchg`, user calls as `Call` (inlined later), printf
+  as `Printf` with its format numbered in `module.printf_formats`;
 * structured control flow as canonical blocks (statements.py), `&&`/`||`/`?:` with phis;
 * source locations on instructions.
 

@@ -3,6 +3,9 @@
 * `vloadN(i, p)` / `vstoreN(v, i, p)` access lanes `p[N*i + k]` one by one: p need only be aligned
   to the element, and scalar accesses let the work-item loop vectorize them as one interleaved
   group per lane.
+* `vload_halfN(i, p)` / `vstore_halfN[_rounding](v, i, p)` access the i16 lanes `p[N*i + k]` the
+  same way and convert them bit-exactly (half.py); the `vloada_`/`vstorea_` forms differ only for
+  N = 3, whose vectors are aligned and spaced like 4 (spec 6.12.7).
 * `convert_T[_sat][_rounding]`: float-to-integer rounds as asked (toward zero by default) before
   converting, and `_sat` clamps to the target's range first (NaN gives 0), so no out-of-range
   conversion (undefined in LLVM) ever runs. Integer `_sat` clamps in the wider of the two types.
@@ -21,6 +24,7 @@ from ..ir import types as ty
 from ..ir.values import Constant, Value
 from .casts import splat
 from .errors import unsupported
+from .half import float_to_half, half_to_float
 from .types import is_signed, memory_type, value_type
 
 M = ins.MathFunction
@@ -50,6 +54,29 @@ class FamilyBuiltinLowering:
         for k, lane in enumerate(self.lanes_of(data)):
             offset = self.b.add(first, Constant(ty.i64, k)) if k else first
             self.b.store(self.to_memory(lane), self.b.element_ptr(element, pointer, offset))
+
+    def _vload_half(self, e: A.BuiltinCall) -> Value:
+        index, pointer = (self.value(a) for a in e.args)
+        count = e.type.count if e.type.is_vector else 1
+        lanes = [self.b.load(ty.i16, pointer) for pointer in self._half_lanes(e, index, pointer, count)]
+        bits = self.build_vector(ty.VectorType(ty.i16, count), lanes) if count > 1 else lanes[0]
+        return half_to_float(self.b, bits)
+
+    def _vstore_half(self, e: A.BuiltinCall) -> None:
+        data, index, pointer = (self.value(a) for a in e.args)
+        name = e.overload.name
+        mode = name[-3:] if name[-4:-3] == "_" and name[-3:] in _ROUNDING else "rte"
+        bits = self.lanes_of(float_to_half(self.b, data, mode))
+        for lane, address in zip(bits, self._half_lanes(e, index, pointer, len(bits))):
+            self.b.store(lane, address)
+
+    def _half_lanes(self, e: A.BuiltinCall, index: Value, pointer: Value, count: int) -> list[Value]:
+        """The addresses of the `count` halves that a vload_half/vstore_half call accesses."""
+        aligned = e.overload.name.startswith(("vloada", "vstorea"))
+        stride = 4 if aligned and count == 3 else count
+        first = self.b.mul(index, Constant(ty.i64, stride)) if stride > 1 else index
+        return [self.b.element_ptr(ty.i16, pointer, self.b.add(first, Constant(ty.i64, k)) if k else first)
+                for k in range(count)]
 
     def _as_type(self, e: A.BuiltinCall) -> Value:
         (value,) = (self.value(a) for a in e.args)

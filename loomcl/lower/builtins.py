@@ -16,6 +16,7 @@ functions. A flat table maps each Builtin to one small method.
   The rest of the math library is composed in builtins_math.py (MathLowering).
 * Atomics (6.13.11) map to AtomicRMW/AtomicCmpXchg and give the old value; min/max pick the signed
   or unsigned operation from the argument type, inc/dec add or subtract 1.
+* Async work-group copies, wait_group_events and prefetch: async_copy.py.
 * The rest of the integer, common and relational functions are library tables of pure handlers
   (builtins_integer.py, builtins_common.py, builtins_relational.py), merged into `_LIBRARY`.
 """
@@ -27,6 +28,7 @@ from ..frontend.constfold import fold_int
 from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.values import Constant, Value
+from .async_copy import AsyncCopyLowering
 from .builtin_families import FamilyBuiltinLowering
 from .builtins_common import COMMON_FUNCTIONS
 from .builtins_integer import INTEGER_FUNCTIONS
@@ -76,7 +78,7 @@ _ATOMIC_STEP = {Builtin.ATOMIC_INC: AO.ADD, Builtin.ATOMIC_DEC: AO.SUB}
 _LIBRARY = {**INTEGER_FUNCTIONS, **COMMON_FUNCTIONS, **RELATIONAL_FUNCTIONS}
 
 
-class BuiltinLowering(FamilyBuiltinLowering, GeometricLowering, MathLowering):
+class BuiltinLowering(FamilyBuiltinLowering, GeometricLowering, MathLowering, AsyncCopyLowering):
     """Mixin of FunctionLowerer: needs `self.b` and `self.value`."""
 
     def builtin(self, e: A.BuiltinCall) -> Value | None:
@@ -207,6 +209,8 @@ class BuiltinLowering(FamilyBuiltinLowering, GeometricLowering, MathLowering):
 _HANDLERS = {
     Builtin.VLOAD: FamilyBuiltinLowering._vload,
     Builtin.VSTORE: FamilyBuiltinLowering._vstore,
+    Builtin.VLOAD_HALF: FamilyBuiltinLowering._vload_half,
+    Builtin.VSTORE_HALF: FamilyBuiltinLowering._vstore_half,
     Builtin.CONVERT: FamilyBuiltinLowering._convert,
     Builtin.AS_TYPE: FamilyBuiltinLowering._as_type,
     Builtin.DOT: GeometricLowering._dot,
@@ -220,6 +224,10 @@ _HANDLERS = {
     Builtin.MEM_FENCE: BuiltinLowering._fence,
     Builtin.READ_MEM_FENCE: BuiltinLowering._fence,
     Builtin.WRITE_MEM_FENCE: BuiltinLowering._fence,
+    Builtin.ASYNC_COPY: AsyncCopyLowering._async_copy,
+    Builtin.ASYNC_STRIDED_COPY: AsyncCopyLowering._async_copy,
+    Builtin.WAIT_GROUP_EVENTS: AsyncCopyLowering._wait_group_events,
+    Builtin.PREFETCH: AsyncCopyLowering._prefetch,
     Builtin.MAD: BuiltinLowering._mad,
     Builtin.NATIVE_DIVIDE: BuiltinLowering._native_divide,
     Builtin.NATIVE_RECIP: BuiltinLowering._native_recip,

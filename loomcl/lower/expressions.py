@@ -88,23 +88,31 @@ class ExpressionLowering:
         """A read of lvalue e (the AST's Cast(LOAD); also used if an lvalue is met as a value)."""
         if isinstance(e, A.Swizzle):
             return self._swizzle(e)
+        if isinstance(e, A.VectorIndex):
+            return self.read_place(self.place(e))
         return self.load_from(self.address(e), e.type, name_of(e))
 
-    def place(self, e: A.Expr) -> tuple[Value, A.Expr]:
+    def place(self, e: A.Expr) -> tuple[Value, A.Expr, Value | None]:
         """Where lvalue e lives, evaluated once for a read and a write: its address, or for a
-        swizzle the address of its vector."""
-        return self.address(e.base if isinstance(e, A.Swizzle) else e), e
+        swizzle or `v[i]` the address of its vector (and the lane index, evaluated once)."""
+        if isinstance(e, A.VectorIndex):
+            return self.address(e.base), e, self.value(e.index)
+        return self.address(e.base if isinstance(e, A.Swizzle) else e), e, None
 
-    def read_place(self, place: tuple[Value, A.Expr]) -> Value:
-        address, e = place
+    def read_place(self, place: tuple[Value, A.Expr, Value | None]) -> Value:
+        address, e, lane = place
+        if isinstance(e, A.VectorIndex):
+            return self.read_lane(address, e.base.type, lane)
         if isinstance(e, A.Swizzle):
             vector = self.load_from(address, e.base.type, name_of(e.base))
             return self._swizzle_of(vector, e)
         return self.load_from(address, e.type, name_of(e))
 
-    def write_place(self, place: tuple[Value, A.Expr], value: Value) -> None:
-        address, e = place
-        if isinstance(e, A.Swizzle):
+    def write_place(self, place: tuple[Value, A.Expr, Value | None], value: Value) -> None:
+        address, e, lane = place
+        if isinstance(e, A.VectorIndex):
+            self.write_lane(address, e.base.type, lane, value)
+        elif isinstance(e, A.Swizzle):
             self.store_swizzle(e, value, address)
         else:
             self.store_to(value, address, e.type)
@@ -308,7 +316,7 @@ class ExpressionLowering:
             return self._load(e.operand)
         if kind is A.CastKind.ARRAY_TO_POINTER:
             return self.coerce_pointer(self.address(e.operand), value_type(e.type))
-        if kind is A.CastKind.NULL_TO_POINTER:
+        if kind in (A.CastKind.NULL_TO_POINTER, A.CastKind.NULL_TO_EVENT):
             return Constant(value_type(e.type), 0)
         if kind is None:
             raise unsupported(f"conversion from '{e.operand.type}' to '{e.type}'", e.loc)
@@ -322,6 +330,13 @@ class ExpressionLowering:
 
     def _builtin_call(self, e: A.BuiltinCall) -> Value | None:
         return self.builtin(e)
+
+    def _printf(self, e: A.PrintfCall) -> Value:
+        args = [self.value(a) for a in e.args]
+        for extra in e.unused:  # evaluated, not printed (6.12.13.2)
+            self.value(extra)
+        format_id = self.program.module.printf_format_id(e.format)
+        return self.b.insert(ins.Printf(format_id, e.format, args))
 
 
 _VALUE_HANDLERS = {
@@ -344,8 +359,10 @@ _VALUE_HANDLERS = {
     A.Cast: ExpressionLowering._cast,
     A.Call: ExpressionLowering._call,
     A.BuiltinCall: ExpressionLowering._builtin_call,
+    A.PrintfCall: ExpressionLowering._printf,
     A.VectorLiteral: lambda self, e: self._vector_literal(e),
     A.Swizzle: lambda self, e: self._swizzle(e),
+    A.VectorIndex: lambda self, e: self._vector_index(e),
 }
 
 _ADDRESS_HANDLERS = {

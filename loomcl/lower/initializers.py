@@ -77,6 +77,9 @@ def flat_initializer(t: T.Type, init: A.Expr | None) -> list[int | float]:
         return values
     if t.is_record:
         return _flat_record(t.record, init)
+    if t.is_vector:  # sema made a constant vector one literal per lane
+        lanes = init.items if isinstance(init, A.VectorLiteral) else [None] * t.count
+        return [v for lane in lanes for v in flat_initializer(t.element, lane)]
     if isinstance(init, A.InitList):
         return flat_initializer(t, init.items[0] if init.items else None)
     if init is None:

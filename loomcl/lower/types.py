@@ -64,6 +64,8 @@ def memory_type(t: T.Type) -> ty.Type:
         return ty.VectorType(value_type(t.element), t.count)
     if t.is_record:
         return record_type(t.record)
+    if t.is_event:
+        return ty.i64
     raise unsupported(f"type '{t}'")
 
 

@@ -9,6 +9,8 @@ operations applied to vector operands. What needs lanes by name lives here:
   local memory stores each named lane on its own (`elementptr` to the lane), never the whole vector:
   another work-item may own the other lanes. In private memory it updates the whole vector
   (`insertelement`), which keeps the variable promotable to a register.
+* `v[i]` is the same with a lane index known only at run time: `extractelement`/`insertelement` on
+  a private vector, a load or store of the one lane (`elementptr`) in global, local or constant memory.
 * `&&`, `||` and `?:` with vector operands evaluate both sides (spec 6.3.h, 6.3.i); `?:` picks by the
   most significant bit of each condition lane.
 """
@@ -82,6 +84,31 @@ class VectorLowering:
             if lane < count:
                 pointer = self.b.element_ptr(element, vector_address, Constant(ty.i64, lane))
                 self.b.store(self.to_memory(part), pointer)
+
+    # -- v[i] ---------------------------------------------------------------------------------------
+
+    def _vector_index(self, e: A.VectorIndex) -> Value:
+        """An rvalue `v[i]` (an lvalue one is read through its place)."""
+        if e.lvalue:
+            return self._load(e)
+        vector = self.value(e.base)
+        return self.b.insert(ins.ExtractElement(vector, self.value(e.index)))
+
+    def read_lane(self, vector_address: Value, vector_type, lane: Value) -> Value:
+        if vector_address.type.address_space is ty.AddressSpace.PRIVATE:
+            vector = self.load_from(vector_address, vector_type)
+            return self.b.insert(ins.ExtractElement(vector, lane))
+        element = vector_type.element
+        return self.load_from(self.b.element_ptr(memory_type(element), vector_address, lane), element)
+
+    def write_lane(self, vector_address: Value, vector_type, lane: Value, value: Value) -> None:
+        if vector_address.type.address_space is ty.AddressSpace.PRIVATE:
+            vector = self.load_from(vector_address, vector_type)
+            vector = self.b.insert(ins.InsertElement(vector, value, lane))
+            self.store_to(vector, vector_address, vector_type)
+            return
+        pointer = self.b.element_ptr(memory_type(vector_type.element), vector_address, lane)
+        self.store_to(value, pointer, vector_type)
 
     # -- lane-wise logic ---------------------------------------------------------------------------
 

@@ -17,8 +17,10 @@ from .constants import (
     device_mem_cache_type,
     device_type,
     event_info,
+    kernel_arg_access_qualifier,
     kernel_arg_address_qualifier,
     kernel_arg_info,
+    kernel_arg_type_qualifier,
     kernel_info,
     kernel_work_group_info,
     mem_flags,
@@ -35,7 +37,7 @@ from .event import Event, wait_for_events
 from .kernel import Kernel, enqueue_nd_range_kernel
 from .local_memory import LocalMemory
 from .platform import Platform, get_platforms
-from .program import Program
+from .program import CompilerWarning, Program, compiler_output
 from .transfer import enqueue_barrier, enqueue_copy, enqueue_fill_buffer, enqueue_marker
 
 __all__ = [name for name, value in globals().items() if not name.startswith("_") and not isinstance(value, _ModuleType)]

@@ -219,6 +219,21 @@ class kernel_arg_address_qualifier(IntConstants):  # noqa: N801
     PRIVATE = 0x119E
 
 
+class kernel_arg_access_qualifier(IntConstants):  # noqa: N801
+    READ_ONLY = 0x11A0
+    WRITE_ONLY = 0x11A1
+    READ_WRITE = 0x11A2
+    NONE = 0x11A3
+
+
+class kernel_arg_type_qualifier(IntConstants):  # noqa: N801
+    NONE = 0
+    CONST = 1 << 0
+    RESTRICT = 1 << 1
+    VOLATILE = 1 << 2
+    PIPE = 1 << 3
+
+
 class kernel_work_group_info(IntConstants):  # noqa: N801
     WORK_GROUP_SIZE = 0x11B0
     COMPILE_WORK_GROUP_SIZE = 0x11B1

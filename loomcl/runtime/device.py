@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..version import __version__ as VERSION
 from . import host_info
+from .printf_output import BUFFER_BYTES as PRINTF_BUFFER_BYTES
 from .constants import (
     command_queue_properties,
     device_exec_capabilities,
@@ -24,7 +25,7 @@ LOCAL_MEM_SIZE = 1 << 20
 EXTENSIONS = (
     "cl_khr_fp64 cl_khr_byte_addressable_store cl_khr_global_int32_base_atomics "
     "cl_khr_global_int32_extended_atomics cl_khr_local_int32_base_atomics "
-    "cl_khr_local_int32_extended_atomics"
+    "cl_khr_local_int32_extended_atomics cl_khr_int64_base_atomics cl_khr_int64_extended_atomics"
 )
 _FP_CONFIG = (
     device_fp_config.DENORM
@@ -76,7 +77,7 @@ class Device:
     extensions = EXTENSIONS
     built_in_kernels = ""
     reference_count = 1
-    printf_buffer_size = 0
+    printf_buffer_size = PRINTF_BUFFER_BYTES  # a kernel's first; it grows after an overflow
 
     def __init__(self, platform) -> None:
         self.platform = platform

@@ -7,6 +7,8 @@ first use (compiler's `work_group_function`) and cached on the kernel.
 """
 from __future__ import annotations
 
+import threading
+
 from loomcl import errors
 from loomcl.codegen.abi import ParamKind
 from loomcl.errors import LogicError, status_code
@@ -17,20 +19,26 @@ from .command_queue import CommandQueue
 from .constants import (
     command_type,
     info_attribute,
+    kernel_arg_access_qualifier,
     kernel_arg_address_qualifier,
     kernel_arg_info,
+    kernel_arg_type_qualifier,
     kernel_info,
     kernel_work_group_info,
 )
 from .event import Event, ProfilingInfo, check_wait_list, now_ns
+from .launch_errors import raise_launch_failure
 from .launch_plan import LaunchPlan
 from .pool import get_pool
+from .printf_output import PrintfOutput
 
 ROUTINE = ndrange.ROUTINE
 MAX_CACHED_PLANS = 64
 INT_MAX = 2**31 - 1
 MAX_PRIVATE_BYTES = 1 << 30  # per work-group and worker thread
 _NDRANGE = command_type.NDRANGE_KERNEL
+_TYPE_QUALIFIER = {"const": kernel_arg_type_qualifier.CONST, "restrict": kernel_arg_type_qualifier.RESTRICT,
+                   "volatile": kernel_arg_type_qualifier.VOLATILE}
 _QUALIFIER = {
     ParamKind.GLOBAL_POINTER: kernel_arg_address_qualifier.GLOBAL,
     ParamKind.CONSTANT_POINTER: kernel_arg_address_qualifier.CONSTANT,
@@ -62,7 +70,11 @@ class Kernel:
         self._args = KernelArguments(name, signature.params)
         self._functions: dict = {}
         self._plans: dict = {}
+        # the argument slots are the kernel's, so setting them and the launch that reads them are one
+        # step for concurrent callers
+        self._lock = threading.Lock()
         self._local_limit = program.context.devices[0].local_mem_size
+        self._printf: PrintfOutput | None = None
 
     @property
     def context(self):
@@ -73,10 +85,12 @@ class Kernel:
         return len(self.signature.params)
 
     def set_arg(self, index: int, value) -> None:
-        self._args.set(index, value)
+        with self._lock:
+            self._args.set(index, value)
 
     def set_args(self, *args) -> None:
-        self._args.set_all(args)
+        with self._lock:
+            self._args.set_all(args)
 
     def set_scalar_arg_dtypes(self, dtypes) -> None:
         """Accepted for pyopencl compatibility; loomcl knows every argument's type from the source."""
@@ -85,13 +99,20 @@ class Kernel:
 
     def __call__(self, queue, global_size, local_size, *args, global_offset=None, wait_for=None,
                  g_times_l=False, allow_empty_ndrange=False) -> Event:
-        if args:
-            self._args.set_all(args)
-        return self.enqueue(queue, global_size, local_size, global_offset, wait_for, g_times_l, allow_empty_ndrange)
+        with self._lock:
+            if args:
+                self._args.set_all(args)
+            return self._enqueue(queue, global_size, local_size, global_offset, wait_for, g_times_l,
+                                 allow_empty_ndrange)
 
     def enqueue(self, queue, global_size, local_size, global_offset=None, wait_for=None,
                 g_times_l=False, allow_empty_ndrange=False) -> Event:
         """Run the kernel over an NDRange with the arguments already set; returns a complete Event."""
+        with self._lock:
+            return self._enqueue(queue, global_size, local_size, global_offset, wait_for, g_times_l,
+                                 allow_empty_ndrange)
+
+    def _enqueue(self, queue, global_size, local_size, global_offset, wait_for, g_times_l, allow_empty_ndrange):
         try:
             profiling = queue.profiling
         except AttributeError:
@@ -108,16 +129,34 @@ class Kernel:
             args.check_complete(ROUTINE)
         if profiling:
             start = now_ns()
+        printf = self._printf_output(plan) if self.signature.uses_printf else None
+        try:
+            self._run(plan, args)
+        finally:  # also when the launch fails: what was printed before is what a user debugs with
+            if printf is not None:
+                printf.flush()
+        if profiling:
+            end = now_ns()
+            return Event(queue, _NDRANGE, ProfilingInfo(queued, queued, start, end))
+        return Event(queue, _NDRANGE)
+
+    def _run(self, plan: LaunchPlan, args) -> None:
         pool = get_pool()
         for batch in plan.batches:
             arena = args.place_locals(batch.static_local_bytes) if args.local_indices else batch.static_local_bytes
             if arena - batch.private_bytes > self._local_limit or batch.private_bytes > MAX_PRIVATE_BYTES:
                 self._too_much_memory(arena - batch.private_bytes, batch.private_bytes)
-            pool.run(batch.request_pointer, batch.total_groups, arena)
-        if profiling:
-            end = now_ns()
-            return Event(queue, _NDRANGE, ProfilingInfo(queued, queued, start, end))
-        return Event(queue, _NDRANGE)
+            failure = pool.run(batch.request_pointer, batch.total_groups, arena)
+            if failure is not None:
+                raise_launch_failure(failure, self.function_name)
+
+    def _printf_output(self, plan: LaunchPlan) -> PrintfOutput:
+        """The kernel's printf buffer, emptied and given to this launch's plan."""
+        if self._printf is None:
+            self._printf = PrintfOutput(self.function_name, self._compiled.module.printf_formats)
+        self._printf.reset()
+        plan.use_printf_buffer(self._printf.address)
+        return self._printf
 
     def _lookup(self, queue, global_size, local_size, global_offset, g_times_l, allow_empty) -> LaunchPlan | None:
         """The cached plan for these sizes; built (and the sizes checked) on a miss."""
@@ -153,6 +192,7 @@ class Kernel:
         ids_fit_int = all(o + g <= INT_MAX for o, g in zip(offset, global_size))
         plan = LaunchPlan(global_size, local, offset, lambda size: self._function(size, ids_fit_int),
                           self._args.address)
+        get_pool().warm_up(max(batch.total_groups for batch in plan.batches))
         if len(self._plans) >= MAX_CACHED_PLANS:
             self._plans.clear()
         self._plans[key] = plan
@@ -189,15 +229,21 @@ class Kernel:
         return getattr(self, info_attribute(kernel_info, param, "clGetKernelInfo"))
 
     def get_arg_info(self, index: int, param: int):
+        """clGetKernelArgInfo: answered, as by real drivers, only for a program built with
+        -cl-kernel-arg-info; otherwise RuntimeError KERNEL_ARG_INFO_NOT_AVAILABLE."""
         if not 0 <= index < self.num_args:
             raise LogicError("clGetKernelArgInfo", status_code.INVALID_ARG_INDEX, f"no argument {index}")
-        item = self.signature.params[index]
         name = info_attribute(kernel_arg_info, param, "clGetKernelArgInfo")
+        if not self._compiled.arg_info:
+            raise errors.RuntimeError("clGetKernelArgInfo", status_code.KERNEL_ARG_INFO_NOT_AVAILABLE,
+                                      "build the program with -cl-kernel-arg-info to query its arguments")
+        item = self.signature.params[index]
         values = {
             "address_qualifier": _QUALIFIER[item.kind],
-            "access_qualifier": 0x11A3,  # CL_KERNEL_ARG_ACCESS_NONE
-            "type_name": item.type_name,
-            "type_qualifier": 0,
+            "access_qualifier": kernel_arg_access_qualifier.NONE,
+            "type_name": item.info_type_name,
+            "type_qualifier": sum(bit for qualifier, bit in _TYPE_QUALIFIER.items()
+                                  if qualifier in item.type_qualifiers),
             "name": item.name,
         }
         return values[name]

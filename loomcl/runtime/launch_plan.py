@@ -44,7 +44,7 @@ class RegionBatch:
 class LaunchPlan:
     """The batches of one (global size, local size, offset) of one kernel."""
 
-    __slots__ = ("global_size", "local_size", "offset", "batches")
+    __slots__ = ("global_size", "local_size", "offset", "batches", "printf_buffer")
 
     def __init__(self, global_size, local_size, offset, function_for, args_address: int) -> None:
         self.global_size, self.local_size, self.offset = global_size, local_size, offset
@@ -55,3 +55,12 @@ class LaunchPlan:
             entry = (function, info, args_address, region.group_count)
             by_static.setdefault(function.static_local_bytes, []).append(entry)
         self.batches = tuple(RegionBatch(entries, static) for static, entries in by_static.items())
+        self.printf_buffer = 0
+
+    def use_printf_buffer(self, address: int) -> None:
+        """Point every region's `struct launch` at the kernel's printf buffer."""
+        if address != self.printf_buffer:
+            for batch in self.batches:
+                for info in batch._infos:
+                    info.printf_buffer = address
+            self.printf_buffer = address

@@ -1,6 +1,8 @@
 """The loomcl platform: one platform with one CPU device, shared by the whole process."""
 from __future__ import annotations
 
+import threading
+
 from loomcl.errors import LogicError, RuntimeError, status_code
 
 from .constants import device_type as device_type_bits
@@ -44,11 +46,15 @@ class Platform:
 
 
 _platform: Platform | None = None
+_platform_lock = threading.Lock()
 
 
 def get_platforms() -> list[Platform]:
-    """The platform list: always the single loomcl platform (created once)."""
+    """The platform list: always the single loomcl platform (created once, also when several threads
+    ask first at the same time)."""
     global _platform
     if _platform is None:
-        _platform = Platform()
+        with _platform_lock:
+            if _platform is None:
+                _platform = Platform()
     return [_platform]

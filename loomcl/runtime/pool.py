@@ -7,21 +7,27 @@ everything on the caller, which is the debugging mode (`LOOMCL_THREADS=1`).
 
 Each participant owns a local-memory arena (pocl 4.7: reused across the groups it runs). Arenas are
 grown here, between launches, when a launch needs more than they hold; the native code only reads the
-arena table.
+arena table. Each participant also owns a guard slot (codegen/pool_guard.py: its recovery point when a
+kernel faults or Ctrl-C stops a launch). The guard's fault handlers are installed when the pool boots;
+its SIGINT handler goes in front of Python's whenever Python installed its own anew (signal.signal)
+since the last launch, and only while Python handles SIGINT (not under SIG_DFL or SIG_IGN).
 """
 from __future__ import annotations
 
 import atexit
 import ctypes
 import os
+import _signal
 import threading
 
 import numpy as np
 
 from loomcl.codegen.abi import LOCAL_ALIGN
+from loomcl.codegen.pool_guard import CANCEL_SIGNAL, SLOT_BYTES, STATUS_FAULT, FaultRecord
 from loomcl.codegen.worker_pool import CHUNKS_PER_THREAD, MAX_CHUNK, NativePool
 
 INITIAL_ARENA_BYTES = 64 * 1024
+SIGINT = int(_signal.SIGINT)
 
 
 def available_cores() -> int:
@@ -46,6 +52,15 @@ def default_thread_count() -> int:
     return available_cores()
 
 
+class LaunchFailure:
+    """Why a launch stopped early: its status (pool_guard.STATUS_*) and, for a fault, what faulted."""
+
+    __slots__ = ("status", "fault")
+
+    def __init__(self, status: int, fault: FaultRecord | None) -> None:
+        self.status, self.fault = status, fault
+
+
 class WorkerPool:
     """Native worker threads plus the caller, sharing the groups of one launch at a time."""
 
@@ -59,6 +74,9 @@ class WorkerPool:
         self._arena_table = None
         self._shut_down = False
         self._workers_wanted = self._threads > 1
+        self._slot_tables: list[np.ndarray] = []  # every table stays: a signal handler may read an old one
+        self._interrupt_handler = None
+        self._guarded_threads = threading.local()
 
     @property
     def thread_count(self) -> int:
@@ -81,14 +99,47 @@ class WorkerPool:
         per thread, for dynamic load balance."""
         return max(1, min(MAX_CHUNK, groups // (self._threads * CHUNKS_PER_THREAD)))
 
-    def run(self, request: ctypes.c_void_p, total_groups: int, arena_bytes: int) -> None:
+    def run(self, request: ctypes.c_void_p, total_groups: int, arena_bytes: int) -> LaunchFailure | None:
         """Run a launch (`request` points to a worker_pool.LaunchRequest); returns when all its
-        groups are done. Threads start on the first launch with more than one group."""
+        groups are done, or when a fault or Ctrl-C stopped it (then says why). Threads start on the
+        first launch with more than one group."""
         if arena_bytes > self._arena_bytes or self._workers_wanted and total_groups > 1:
             with self._lock:
                 self._prepare(arena_bytes, total_groups)
+        if not hasattr(self._guarded_threads, "ready"):
+            self._guard_thread()
+        handler = _signal.getsignal(SIGINT)  # (signal.getsignal wraps it in an enum: ~50x slower)
         with self._lock:
-            self._call(request)
+            if handler is not self._interrupt_handler:
+                self._install_interrupt(handler)
+            status = self._call(request)
+            if status:
+                return LaunchFailure(status, self._native.last_fault() if status == STATUS_FAULT else None)
+        return None
+
+    def warm_up(self, total_groups: int) -> None:
+        """Do now what the first launch of `total_groups` groups would do before running them (the
+        JIT of the native pool, the arenas, the worker threads), so a profiled launch times only
+        its kernel."""
+        if self._native is None or self._workers_wanted and total_groups > 1:
+            with self._lock:
+                self._prepare(0, total_groups)
+        if not hasattr(self._guarded_threads, "ready"):
+            self._guard_thread()
+
+    def _guard_thread(self) -> None:
+        """Give a thread that launches an alternate signal stack (a stack overflow in its kernel
+        code is then caught too)."""
+        with self._lock:
+            if self._native is None:
+                self._boot()
+            self._native.thread_setup()
+        self._guarded_threads.ready = True
+
+    def _install_interrupt(self, handler) -> None:
+        if callable(handler):
+            self._native.install_interrupt()
+        self._interrupt_handler = handler
 
     def _prepare(self, arena_bytes: int, total_groups: int) -> None:
         if self._native is None:
@@ -104,6 +155,7 @@ class WorkerPool:
 
     def _boot(self) -> None:
         self._native = NativePool()
+        self._native.install_guard(CANCEL_SIGNAL)
         self._call = self._native.run
         self._grow_arenas(INITIAL_ARENA_BYTES)
         atexit.register(self.shutdown)
@@ -115,7 +167,12 @@ class WorkerPool:
         memory = [_aligned_bytes(size) for _ in range(slots)]
         table = (ctypes.c_void_p * slots)(*(m.ctypes.data for m in memory))
         self._arena_memory, self._arena_table, self._arena_bytes = memory, table, size
+        if slots > self._slot_count():
+            self._slot_tables.append(_aligned_bytes(slots * SLOT_BYTES))
         self._configure()
+
+    def _slot_count(self) -> int:
+        return len(self._slot_tables[-1]) // SLOT_BYTES if self._slot_tables else 0
 
     def _start_workers(self) -> None:
         """Start threads up to `threads - 1` workers (never stopped; extra ones park)."""
@@ -137,7 +194,9 @@ class WorkerPool:
     def _configure(self) -> None:
         self._update_wanted()
         allowed = min(self._threads - 1, len(self._started))
-        self._native.configure(allowed, int(self._shut_down), ctypes.addressof(self._arena_table))
+        slots = self._slot_tables[-1]
+        self._native.configure(allowed, int(self._shut_down), ctypes.addressof(self._arena_table),
+                               slots.ctypes.data, self._slot_count())
 
     def shutdown(self) -> None:
         """Let the workers leave native code (at interpreter exit); later launches run on the caller."""
@@ -172,8 +231,12 @@ def get_pool() -> WorkerPool:
 
 
 def _forget_pool_in_child() -> None:
-    """A forked child has none of the parent's worker threads: give it a fresh pool (and engine)."""
+    """A forked child has none of the parent's worker threads: give it a fresh pool (and engine). The
+    parent's guard handlers stay installed under the child's (they chain to them): empty their slot
+    table, so that they never take a thread of the child for one of the parent's participants."""
     global _pool, _pool_lock
+    if _pool is not None and _pool._native is not None:
+        _pool._native.configure(0, 1, None, None, 0)
     _pool, _pool_lock = None, threading.Lock()
 
 

@@ -4,12 +4,16 @@ functions.
 `build()` calls the compiler (imported lazily: the compiler and LLVM are heavy to import and not
 needed to create buffers or query devices) and turns its failures into pyopencl's exceptions: a
 source error is RuntimeError BUILD_PROGRAM_FAILURE carrying the build log, a bad option LogicError
-INVALID_BUILD_OPTIONS. `prg.name` gives the kernel `name` (one Kernel object per name, reused, so
+INVALID_BUILD_OPTIONS. A build that succeeds with warnings keeps them in the build log and, as
+pyopencl does, reports them through `compiler_output` as a `CompilerWarning` (the log itself when
+PYOPENCL_COMPILER_OUTPUT=1, else a pointer to that variable). `prg.name` gives the kernel `name` (one Kernel object per name, reused, so
 `prg.knl(queue, ...)` in a loop keeps its launch plans).
 """
 from __future__ import annotations
 
+import os
 import shlex
+import warnings
 
 from loomcl.errors import LogicError, RuntimeError, status_code
 
@@ -40,6 +44,19 @@ def _option_string(options) -> str:
     if isinstance(options, str):
         return options
     return shlex.join(str(option) for option in options)
+
+
+class CompilerWarning(UserWarning):
+    """pyopencl's warning for a build that succeeded with a non-empty log."""
+
+
+def compiler_output(text: str) -> None:
+    """Report a non-empty build log as pyopencl does (its users' warning filters carry over)."""
+    if os.environ.get("PYOPENCL_COMPILER_OUTPUT", "0").lower() in ("1", "y", "yes", "t", "true", "on"):
+        warnings.warn(text, CompilerWarning, stacklevel=3)
+    else:
+        warnings.warn("Non-empty compiler output encountered. Set the environment variable "
+                      "PYOPENCL_COMPILER_OUTPUT=1 to see more.", CompilerWarning, stacklevel=3)
 
 
 class KernelNotFoundError(AttributeError, LogicError):
@@ -90,6 +107,9 @@ class Program:
         self._compiled, self._status = compiled, build_status.SUCCESS
         self._build_log = compiled.build_log
         self._kernels.clear()
+        if self._build_log.strip():
+            compiler_output("From-source build succeeded, but resulted in non-empty logs:\n"
+                            f"Build on {self.context.devices[0]!r} succeeded, but said:\n\n{self._build_log}")
         return self
 
     def compiled(self, routine: str):

@@ -37,6 +37,7 @@ INTERP_CONFIGS = {
     "no-horizontal-loops": CompilerOptions(horizontal_loops=False, verify_each=True),
     "context-all": CompilerOptions(context_all=True, verify_each=True),
     "ids-fit-int": CompilerOptions(ids_fit_int=True, verify_each=True),
+    "no-scalarize": CompilerOptions(scalarize=False, verify_each=True),
 }
 NATIVE_CONFIGS = ["", "-loomcl-no-structured", "-loomcl-no-fold-guards", "-loomcl-no-horizontal-loops",
                   "-loomcl-context-all", "-loomcl-no-scalarize", "-loomcl-no-parallel-metadata",

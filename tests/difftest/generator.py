@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .vector_statements import VectorStatements
+
 IN_LEN = 64
 OUT_PER_ITEM = 2
 
@@ -132,10 +134,11 @@ class Scope:
     out_ok: bool = True  # may read `in` (and, in the kernel, read and write `out`)
 
 
-class Generator:
+class Generator(VectorStatements):
     def __init__(self, seed: int) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
+        self.init_vectors()
         self.counter = 0
         self.indent = 1
         self.uniform = True  # control flow here is uniform: barriers allowed
@@ -316,6 +319,10 @@ class Generator:
                 return f"as_uint(out[gid * {OUT_PER_ITEM}u + {self.rng.randrange(OUT_PER_ITEM)}u])"
             if k == "in" and s.out_ok:
                 return f"(uint)in[({self.expr(2, mem=False)}) & {IN_LEN - 1}u]"
+            if k == "in" and self.with_vectors and self.chance(0.5):
+                lane = self.lane_read()
+                if lane:
+                    return lane
 
     def cast_to_uint(self, ctype: str, text: str) -> str:
         if ctype == FLOAT:
@@ -544,6 +551,8 @@ class Generator:
                             (self.st_barrier_call, 2), (self.st_atomics, 1), (self.st_uniform_return, 1)]
         if self.tail and not self.uniform and not self.scope.in_helper:
             choices.append((self.st_varying_return, 1))
+        if self.vectors and not self.scope.in_helper:
+            choices.append((self.st_vector, 8))
         fs, ws = zip(*choices)
         self.rng.choices(fs, ws)[0]()
 
@@ -930,6 +939,7 @@ class Generator:
                               for _ in range(length))
             self.emit(f"{t} {name}[{length}] = {{{inits}}};")
             s.arrays.append((name, t, length))
+        self.declare_vectors()
         for name, t in local_arrays:
             self.emit(f"{name}[lid] = {'as_int' if t == 'int' else '(' + t + ')'}({self.expr(1)});")
             self.note(name, True)
@@ -953,7 +963,7 @@ class Generator:
         for name, t in s.locals_:
             h1 = f"({h1} + {self.read_local(name, t, 'lid')})"
         self.emit(f"out[gid * {OUT_PER_ITEM}u] = as_int({h1});")
-        self.emit(f"out[gid * {OUT_PER_ITEM}u + 1u] = as_int({h2});")
+        self.emit(f"out[gid * {OUT_PER_ITEM}u + 1u] = as_int({self.vector_hash(h2)});")
 
     def generate(self) -> Program:
         r = self.rng

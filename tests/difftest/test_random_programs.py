@@ -73,3 +73,11 @@ def test_a_crashing_worker_is_a_finding_not_the_end():
     assert sorted(r.seed for r in found) == [4, 5, 6]
     crash = [f for r in found for f in r.findings]
     assert [(f.seed, f.kind) for f in crash] == [(5, "crash")]
+
+
+def test_about_half_the_programs_carry_vector_code():
+    with_vectors = [seed for seed in range(40) if "vv" in generate(seed).source]
+    assert 10 <= len(with_vectors) <= 30
+    statements = sum(generate(seed).source.count(" = select(") + generate(seed).source.count("convert_")
+                     for seed in with_vectors)
+    assert statements > 0

@@ -183,6 +183,43 @@ def test_geometric_functions(run_kernel, options, rng):
     np.testing.assert_allclose(vectors[1::2], normalized, rtol=1e-6, atol=1e-7)
 
 
+def test_lengths_neither_overflow_nor_underflow(run_kernel, options):
+    src = """
+    __kernel void k(__global const float4 *x, __global float *lengths, __global float4 *units,
+                    __global const double2 *d, __global double *dlengths)
+    {
+        size_t i = get_global_id(0);
+        lengths[i] = length(x[i]);
+        units[i] = normalize(x[i]);
+        dlengths[i] = distance(d[i], (double2)(0.0));
+    }"""
+    inf, nan = np.inf, np.nan
+    x = np.array([[1e30, 1e30, 0, 0], [3e-40, 4e-40, 0, 0], [3, 4, 0, 0], [0, -0.0, 0, 0],
+                  [inf, 1, -inf, 0], [nan, 1, 2, 3], [1e-20, -1e-20, 1e-20, 1e-20], [3e38, 3e38, 3e38, 3e38]],
+                 np.float32)
+    d = np.array([[1e300, 1e300], [3e-320, 4e-320], [3, 4], [0, 0], [inf, 1], [nan, 2], [1e-200, 1e-200],
+                  [1.5e308, 1.5e308]])
+    n = len(x)
+    _, lengths, units, _, dlengths = run_kernel(src, "k", (n,), (n,), x, np.zeros(n, np.float32),
+                                                np.zeros((n, 4), np.float32), d, np.zeros(n), options=options)
+    exact = np.linalg.norm(x.astype(np.float64), axis=1)
+    finite = np.isfinite(exact) & (exact < 3.4e38)
+    np.testing.assert_allclose(lengths[finite], exact[finite], rtol=3e-7, atol=1.5e-45)  # a subnormal ulp
+    assert lengths[1] > 0 and np.isinf(lengths[4]) and np.isnan(lengths[5]) and np.isinf(lengths[7])
+    unit = x.astype(np.float64) / exact[:, None]
+    rows = [0, 1, 2, 6]
+    np.testing.assert_allclose(units[rows], unit[rows], rtol=2e-6, atol=1e-7)
+    assert np.array_equal(np.signbit(units[3]), np.signbit(x[3])) and not units[3].any()
+    h = 0.5 ** 0.5
+    np.testing.assert_allclose(units[4], [h, 0, -h, 0], rtol=1e-6)
+    assert np.isnan(units[5]).all()
+    np.testing.assert_allclose(units[7], [0.5] * 4, rtol=1e-6)
+    expected = np.hypot(d[:, 0], d[:, 1])
+    ok = np.isfinite(expected)
+    np.testing.assert_allclose(dlengths[ok], expected[ok], rtol=1e-15)
+    assert np.isinf(dlengths[4]) and np.isnan(dlengths[5]) and np.isinf(dlengths[7])
+
+
 def test_vector_builtins_and_mixed_scalar_forms(run_kernel, options, rng):
     src = """
     __kernel void k(__global const float4 *a, __global float4 *out, __global int4 *iout)
@@ -280,3 +317,27 @@ def test_integer_and_relational_library_on_vectors(run_kernel, options, rng):
     np.testing.assert_array_equal(out[3::4][1:], np.where(y < 0, -x, x)[1:] + mixed[1:].astype(np.int32))
     np.testing.assert_array_equal(flags[0::2], (x < 0).any(1))
     np.testing.assert_array_equal(flags[1::2], (x > -1000).all(1))
+
+
+def test_constant_vectors_at_program_scope(run_kernel, options):
+    src = """
+    __constant float4 table[2] = {(float4)(1.0f, 2.0f, 3.0f, 4.0f), (float4)(5.0f)};
+    __constant int2 pair = (int2)(1, 2);
+    typedef struct { float3 p; int2 q; } S;
+    __constant S s[2] = {{(float3)(1.0f, 2.0f, 3.0f), (int2)(7)}, {(float3)(4.0f), (int2)(8, 9)}};
+    __kernel void k(__global float4 *out, __global float *sums)
+    {
+        int i = get_global_id(0);
+        out[i] = table[i] + (float)pair.y;
+        sums[i] = s[i].p.x + s[i].p.z + s[i].q.y;
+    }"""
+    out, sums = run_kernel(src, "k", (2,), (2,), np.zeros((2, 4), np.float32), np.zeros(2, np.float32),
+                           options=options)
+    assert out.tolist() == [[3, 4, 5, 6], [7, 7, 7, 7]] and sums.tolist() == [11, 17]
+
+
+def test_a_constant_vector_needs_constant_lanes():
+    src = "__constant float4 t = (float4)(1.0f, get_work_dim(), 2.0f, 3.0f);\n__kernel void k() {}"
+    with pytest.raises(cl.RuntimeError) as error:
+        cl.Program(cl.create_some_context(), src).build()
+    assert "initializer element is not a compile-time constant" in str(error.value)

@@ -76,6 +76,24 @@ def test_index_and_array_decay():
     assert target.base.operand.decl is body[0].decls[0]
 
 
+def test_vector_subscript_is_a_vector_index():
+    body = kernel_body("kernel void k(global float4 *g, int i) { float4 v; v[i] = g[0][i + 1]; "
+                       "(v + 1.0f)[2]; }")
+    target, value = body[1].expr.target, body[1].expr.value
+    assert isinstance(target, A.VectorIndex) and target.lvalue and target.index.type == T.LONG
+    assert target.type.unqualified() == T.FLOAT and target.type.address_space is T.AddressSpace.PRIVATE
+    read = value.operand
+    assert isinstance(read, A.VectorIndex) and read.type.address_space is T.AddressSpace.GLOBAL
+    rvalue = body[2].expr
+    assert isinstance(rvalue, A.VectorIndex) and not rvalue.lvalue
+
+
+def test_event_t_takes_a_zero_constant():
+    body = kernel_body("kernel void k() { event_t e = 0; wait_group_events(1, &e); }")
+    init = body[0].decls[0].init
+    assert init.kind is A.CastKind.NULL_TO_EVENT and init.type == T.EVENT
+
+
 def test_lvalues_and_decls():
     body = kernel_body("kernel void k(global int *p) { int x; x = *p; }")
     assign = body[1].expr

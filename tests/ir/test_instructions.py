@@ -58,6 +58,7 @@ OTHER_LINES = [
     "%r = call @twice(%i)", "call @nothing()", "barrier 3", "fence 1",
     "%ee = extractelement %v, i32 3", "%ie = insertelement %v, %f, %i", "%sh = shufflevector %v, %v, <0, 7, -1>",
     "%null = select %cond, ptr.global null, %p",
+    '%pf = printf 1 "i=%d d=%f v=%v4hlf\\5C\\22\\0A", %i, %d, %v', '%pf.1 = printf 2 "no arguments"',
 ]
 
 MODULE = """constant @table : [4 x i32] = [1, 2, 3, 4]

@@ -70,6 +70,8 @@ BAD = [
     ("Switch", "switch %b, entry [300: entry]", "case 300 does not fit i8"),
     ("Switch", "switch %b, entry [-1: entry, 255: entry]", "case 255 appears twice"),
     ("Return", "ret %f", "returns f32 from a function returning void"),
+    ("Printf", '%x = printf 0 "x"', "format id 0 is not a positive integer"),
+    ("Printf", '%x = printf 1 "%p", %p', "argument 0 is ptr.global, not a number or a vector of numbers"),
     ("Unreachable", "unreachable\nret", "terminator in the middle of a block"),
 ]
 

@@ -152,6 +152,7 @@ class FakeCompiledProgram:
         self._fake = {k.name: k for k in kernels}
         self.kernels = {k.name: k.signature for k in kernels}
         self.build_log = build_log
+        self.arg_info = False  # as without -cl-kernel-arg-info
         self.compiled_sizes: list[tuple[str, tuple[int, int, int]]] = []
         self._cache: dict = {}
 

@@ -123,15 +123,16 @@ def test_native_pool_is_jitted_by_codegen_and_runs_a_launch_alone():
     native = worker_pool.NativePool()
     assert len(jit._ENGINES) == engines + 1
     arenas = (ctypes.c_void_p * 1)(None)
-    native.configure(0, 0, ctypes.addressof(arenas))
+    slots = (ctypes.c_uint8 * worker_pool.SLOT_BYTES)()
+    native.configure(0, 0, ctypes.addressof(arenas), ctypes.addressof(slots), 1)
     empty = worker_pool.LaunchRequest(None, 0, 0)
-    native.run(ctypes.addressof(empty))
+    assert native.run(ctypes.addressof(empty)) == 0
 
     seen = []
     entry = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,
                              ctypes.c_void_p)(lambda args, launch, begin, end, arena: seen.append((begin, end)))
     region = worker_pool.RegionDesc(ctypes.cast(entry, ctypes.c_void_p).value, None, None, 0, 5)
     request = worker_pool.LaunchRequest(ctypes.addressof(region), 1, 5)
-    native.run(ctypes.addressof(request))
+    assert native.run(ctypes.addressof(request)) == 0
     assert sorted(seen) == [(group, group + 1) for group in range(5)]  # chunks of one group
-    native.configure(0, 1, ctypes.addressof(arenas))
+    native.configure(0, 1, ctypes.addressof(arenas), ctypes.addressof(slots), 1)

@@ -23,7 +23,8 @@ dispatch table keyed by instruction class (`_COMPILE`). Memory is a `Buffer` (by
 slots and, in checked mode, shadow state); a pointer is `(buffer, byte offset)`. Integers are kept
 as unsigned Python ints of their width; floats as Python floats rounded to their width after every
 operation (for +, -, *, / and sqrt the double result rounded to f32 is the correctly rounded f32
-result). Transcendental math functions are numpy's, not bit-exact with the builtin library.
+result). A vector value is a tuple of its lanes, and vector operations apply the scalar ones lane by
+lane (`_lanes`). Transcendental math functions are numpy's, not bit-exact with the builtin library.
 Never used by the product: no work-item ever runs in Python outside tests.
 """
 from __future__ import annotations
@@ -35,7 +36,7 @@ import numpy as np
 
 from loomcl.ir import instructions as ins
 from loomcl.ir import types as ty
-from loomcl.ir.values import Argument, Constant, GlobalVariable, Undef
+from loomcl.ir.values import Argument, Constant, GlobalVariable, Undef, VectorConstant
 
 Op = ins.BinaryOpcode
 P = ins.Predicate
@@ -130,6 +131,9 @@ class Memory:
     @staticmethod
     def load(t, pointer):
         buffer, offset = pointer
+        if isinstance(t, ty.VectorType):
+            size = t.element.size
+            return tuple(Memory.load(t.element, (buffer, offset + k * size)) for k in range(t.count))
         if isinstance(t, ty.PointerType):
             _check_bounds(buffer, offset, 8)
             if offset not in buffer.pointers:
@@ -144,6 +148,10 @@ class Memory:
     @staticmethod
     def store(t, pointer, value):
         buffer, offset = pointer
+        if isinstance(t, ty.VectorType):
+            for k, lane in enumerate(value):
+                Memory.store(t.element, (buffer, offset + k * t.element.size), lane)
+            return
         if isinstance(t, ty.PointerType):
             _check_bounds(buffer, offset, 8)
             buffer.pointers[offset] = value
@@ -171,6 +179,7 @@ class _Run:
         self.steps = 0
         self.work_dim = work_dim
         self.constants = {}  # program-scope globals, shared by all groups
+        self.printed = []  # (format, argument values) of every printf call, in execution order
 
     def variable(self, var, group_storage):
         found = group_storage.get(var)
@@ -186,6 +195,9 @@ def _scalar_layout(t, offset=0):
     if isinstance(t, ty.ArrayType):
         for k in range(t.count):
             yield from _scalar_layout(t.element, offset + k * t.element.size)
+    elif isinstance(t, ty.VectorType):
+        for k in range(t.count):
+            yield offset + k * t.element.size, t.element
     elif isinstance(t, ty.StructType):
         for field, field_offset in zip(t.fields, t.offsets):
             yield from _scalar_layout(field, offset + field_offset)
@@ -305,8 +317,12 @@ def _getter(value):
     if isinstance(value, Constant):
         c = value.value
         return lambda frame: c
+    if isinstance(value, VectorConstant):
+        lanes = tuple(lane.value for lane in value.lanes)
+        return lambda frame: lanes
     if isinstance(value, Undef):
-        return lambda frame: 0
+        zero = (0,) * value.type.count if isinstance(value.type, ty.VectorType) else 0
+        return lambda frame: zero
     if isinstance(value, GlobalVariable):
         return lambda frame: frame.shared.variable(value, frame.storage)
     return lambda frame: frame.env[value]
@@ -318,6 +334,21 @@ def _compile(inst):
         if handler is not None:
             return handler(inst)
     raise NotImplementedError(f"interpreter: {type(inst).__name__}")
+
+
+def _lanes(f, count):
+    """A scalar function `f(fr, *lanes)` applied to each lane of tuple arguments."""
+    return lambda fr, *vectors: tuple(f(fr, *lanes) for lanes in zip(*vectors, strict=True))
+
+
+def _apply(f, getters):
+    if len(getters) == 1:
+        (a,) = getters
+        return lambda fr: f(fr, a(fr))
+    if len(getters) == 2:
+        a, b = getters
+        return lambda fr: f(fr, a(fr), b(fr))
+    return lambda fr: f(fr, *[g(fr) for g in getters])
 
 
 def _mask(t):
@@ -379,18 +410,25 @@ def _frem(a, b):
     return math.fmod(a, b)
 
 
+def _binary_function(opcode, t):
+    if isinstance(t, ty.FloatType):
+        f, r = _FLOAT_BINARY[opcode], _rounder(t)
+        return lambda fr, a, b: r(f(a, b))
+    f, mask = _int_binary(opcode, t.bits)
+    return lambda fr, a, b: f(a, b) & mask
+
+
 def _compile_binary(i):
-    a, b = _getter(i.lhs), _getter(i.rhs)
-    if isinstance(i.type, ty.FloatType):
-        f, r = _FLOAT_BINARY[i.opcode], _rounder(i.type)
-        return lambda fr: r(f(a(fr), b(fr)))
-    f, mask = _int_binary(i.opcode, i.type.bits)
-    return lambda fr: f(a(fr), b(fr)) & mask
+    return _apply(_lifted(_binary_function(i.opcode, ty.scalar_of(i.type)), i.type), [_getter(i.lhs), _getter(i.rhs)])
+
+
+def _lifted(f, t):
+    """f itself for a scalar type, lane by lane for a vector type."""
+    return _lanes(f, t.count) if isinstance(t, ty.VectorType) else f
 
 
 def _compile_fneg(i):
-    a = _getter(i.value)
-    return lambda fr: -a(fr)
+    return _apply(_lifted(lambda fr, a: -a, i.type), [_getter(i.value)])
 
 
 def _float_compare(p):
@@ -413,8 +451,11 @@ def _int_compare(p, bits):
 
 
 def _compile_compare(i):
-    a, b = _getter(i.lhs), _getter(i.rhs)
     t = i.lhs.type
+    if isinstance(t, ty.VectorType):
+        f = _float_compare(i.predicate) if isinstance(t.element, ty.FloatType) else _int_compare(i.predicate, t.element.bits)
+        return _apply(_lanes(lambda fr, x, y: 1 if f(x, y) else 0, t.count), [_getter(i.lhs), _getter(i.rhs)])
+    a, b = _getter(i.lhs), _getter(i.rhs)
     if isinstance(t, ty.PointerType):
         f = {P.EQ: lambda x, y: x[0] is y[0] and x[1] == y[1],
              P.NE: lambda x, y: not (x[0] is y[0] and x[1] == y[1])}[i.predicate]
@@ -438,35 +479,46 @@ def _float_to_int(signed, bits):
     return convert
 
 
-def _compile_cast(i):
-    a, src, dst = _getter(i.value), i.value.type, i.type
-    op = i.opcode
+def _cast_function(op, src, dst):
+    """f(fr, x): x of type src converted to dst (scalars)."""
     if op in (C.TRUNC, C.ZEXT):
         mask = _mask(dst)
-        return lambda fr: a(fr) & mask
+        return lambda fr, x: x & mask
     if op is C.SEXT:
         mask, bits = _mask(dst), src.bits
-        return lambda fr: _signed(a(fr), bits) & mask
+        return lambda fr, x: _signed(x, bits) & mask
     if op in (C.SITOFP, C.UITOFP):
         r, bits, signed = _rounder(dst), src.bits, op is C.SITOFP
-        return lambda fr: r(float(_signed(a(fr), bits) if signed else a(fr)))
+        return lambda fr, x: r(float(_signed(x, bits) if signed else x))
     if op in (C.FPTOSI, C.FPTOUI):
-        f = _float_to_int(op is C.FPTOSI, dst.bits)
-        return lambda fr: f(fr, a(fr))
+        return _float_to_int(op is C.FPTOSI, dst.bits)
     if op in (C.FPEXT, C.FPTRUNC):
         r = _rounder(dst)
-        return lambda fr: r(a(fr))
+        return lambda fr, x: r(x)
     if op is C.BITCAST and isinstance(src, ty.FloatType) and isinstance(dst, ty.IntType):
-        return lambda fr: _bits_of_float(src, a(fr))
+        return lambda fr, x: _bits_of_float(src, x)
     if op is C.BITCAST and isinstance(src, ty.IntType) and isinstance(dst, ty.FloatType):
-        return lambda fr: _float_of_bits(dst, a(fr))
+        return lambda fr, x: _float_of_bits(dst, x)
     if op in (C.BITCAST, C.ADDRSPACECAST):
-        return a
+        return lambda fr, x: x
     raise NotImplementedError(f"interpreter: cast {op.value}")
+
+
+def _compile_cast(i):
+    src, dst = i.value.type, i.type
+    if isinstance(src, ty.VectorType) and isinstance(dst, ty.VectorType):
+        if i.opcode is C.BITCAST and src.count != dst.count:
+            raise NotImplementedError("interpreter: bitcast between vectors of different lane counts")
+        f = _lanes(_cast_function(i.opcode, src.element, dst.element), dst.count)
+    else:
+        f = _cast_function(i.opcode, src, dst)
+    return _apply(f, [_getter(i.value)])
 
 
 def _compile_select(i):
     c, t, f = _getter(i.condition), _getter(i.if_true), _getter(i.if_false)
+    if isinstance(i.condition.type, ty.VectorType):
+        return lambda fr: tuple(x if k else y for k, x, y in zip(c(fr), t(fr), f(fr), strict=True))
     return lambda fr: t(fr) if c(fr) else f(fr)
 
 
@@ -608,15 +660,35 @@ def _int_math(function, bits):
 
 
 def _compile_math(i):
-    args = [_getter(a) for a in i.args]
-    if isinstance(i.type, ty.FloatType):
-        f, r = _float_math(i.math_function), _rounder(i.type)
-        return lambda fr: r(f(*[a(fr) for a in args]))
-    f = _int_math(i.math_function, i.type.bits)
-    if len(args) == 2:
-        a, b = args
-        return lambda fr: f(a(fr), b(fr))
-    return lambda fr: f(*[a(fr) for a in args])
+    t = ty.scalar_of(i.type)
+    if isinstance(t, ty.FloatType):
+        f, r = _float_math(i.math_function), _rounder(t)
+        scalar = lambda fr, *args: r(f(*args))  # noqa: E731
+    else:
+        g = _int_math(i.math_function, t.bits)
+        scalar = lambda fr, *args: g(*args)  # noqa: E731
+    return _apply(_lifted(scalar, i.type), [_getter(a) for a in i.args])
+
+
+def _compile_extract(i):
+    v, k = _getter(i.vector), _getter(i.index)
+    return lambda fr: v(fr)[k(fr)]
+
+
+def _compile_insert(i):
+    v, x, k = _getter(i.vector), _getter(i.value), _getter(i.index)
+
+    def insert(fr):
+        lanes, at = list(v(fr)), k(fr)
+        lanes[at] = x(fr)
+        return tuple(lanes)
+
+    return insert
+
+
+def _compile_shuffle(i):
+    a, b, mask = _getter(i.operands[0]), _getter(i.operands[1]), i.mask
+    return lambda fr: tuple((a(fr) + b(fr))[m] if m >= 0 else 0 for m in mask)
 
 
 def _compile_query(i):
@@ -636,13 +708,26 @@ def _compile_call(i):
     return lambda fr: (callee, [a(fr) for a in args])
 
 
+def _compile_printf(i):
+    """printf records its format and arguments (the runtime's text is tested end to end) and
+    succeeds."""
+    fmt, args = i.format, [_getter(a) for a in i.args]
+
+    def printf(fr):
+        fr.shared.printed.append((fmt, [a(fr) for a in args]))
+        return 0
+
+    return printf
+
+
 _COMPILE = {
     ins.BinaryOp: _compile_binary, ins.FNeg: _compile_fneg, ins.Compare: _compile_compare,
     ins.Cast: _compile_cast, ins.Select: _compile_select, ins.Alloca: _compile_alloca,
     ins.Load: _compile_load, ins.Store: _compile_store, ins.ElementPtr: _compile_element_ptr,
     ins.FieldPtr: _compile_field_ptr, ins.AtomicRMW: _compile_atomic_rmw, ins.AtomicCmpXchg: _compile_cmpxchg,
     ins.MathCall: _compile_math, ins.WorkItemQuery: _compile_query, ins.Call: _compile_call,
-    ins.Fence: lambda i: (lambda fr: None),
+    ins.Fence: lambda i: (lambda fr: None), ins.Printf: _compile_printf, ins.ExtractElement: _compile_extract,
+    ins.InsertElement: _compile_insert, ins.ShuffleVector: _compile_shuffle,
 }
 
 
@@ -765,13 +850,16 @@ def _pad(sizes):
     return tuple(sizes) + (1,) * (3 - len(sizes))
 
 
-def run_work_items(function, args, num_groups, local_size, checked=False, step_limit=DEFAULT_STEP_LIMIT):
+def run_work_items(function, args, num_groups, local_size, checked=False, step_limit=DEFAULT_STEP_LIMIT,
+                   printed=None):
     """OpenCL semantics: every work-item a generator, all advanced to each barrier in turn.
     Returns the number of instructions executed. `checked` adds the legality checks (see the
-    module docstring); `__local` pointer arguments given as numpy arrays count as uninitialized."""
+    module docstring); `__local` pointer arguments given as numpy arrays count as uninitialized.
+    `printed`, a list, receives (format, argument values) of every printf call."""
     work_dim = len(local_size)
     num_groups, local_size = _pad(num_groups), _pad(local_size)
     run = _Run(num_groups, local_size, checked, step_limit, work_dim)
+    run.printed = printed if printed is not None else run.printed
     args = _arguments(args)
     if checked:
         for p, a in zip(function.params, args):
@@ -822,12 +910,14 @@ def _run_group(function, args, run, group, group_index, items_per_group, local_s
         live = still
 
 
-def run_work_groups(function, args, num_groups, step_limit=DEFAULT_STEP_LIMIT, work_dim=None):
-    """Run a work-group-form function once per group; returns the instructions executed."""
+def run_work_groups(function, args, num_groups, step_limit=DEFAULT_STEP_LIMIT, work_dim=None, printed=None):
+    """Run a work-group-form function once per group; returns the instructions executed.
+    `printed` as for run_work_items."""
     work_dim = work_dim or len(num_groups)
     num_groups = _pad(num_groups)
     local_size = function.local_size or (1, 1, 1)
     run = _Run(num_groups, local_size, False, step_limit, work_dim)
+    run.printed = printed if printed is not None else run.printed
     args = _arguments(args)
     for group in _groups(num_groups):
         frame = Frame(function, args, group, _group_storage(function, False), local_size=local_size, shared=run,

@@ -109,3 +109,40 @@ def test_two_dimensional_groups(options, local):
     inp = np.arange(H * W, dtype=np.float32).reshape(H, W)
     check(K.TRANSPOSE_2D, "reverse_2d", lambda: [inp.copy(), np.zeros_like(inp)], [1], (3, 2), (Lx, Ly), options,
           K.ref_reverse_2d(inp, Lx, Ly))
+
+
+PRINTF = """
+kernel @k(i32 %n) {
+entry:
+  %lid = local_id 0
+  %lid32 = trunc %lid to i32
+  jump loop
+loop:
+  %i = phi i32 [i32 0, entry], [%i.next, latch]
+  %more = cmp slt %i, %n
+  branch %more, body, done
+body:
+  %r = printf 1 "%d %d\\0A", %lid32, %i
+  printf 2 "same"
+  barrier 1
+  jump latch
+latch:
+  %i.next = add %i, i32 1
+  jump loop
+done:
+  ret
+}
+"""
+
+
+@pytest.mark.parametrize("L", [1, 4])
+def test_printf_runs_once_per_work_item_and_iteration(options, L):
+    """printf has an effect: never hoisted out of the loop, merged or dropped by the pipeline."""
+    module = read_module(PRINTF.replace("printf 2", "%s = printf 2"))
+    function = work_group_function(module, "k", (L,), options)
+    got, reference = [], []
+    interp.run_work_groups(function, [3], (2,), printed=got)
+    interp.run_work_items(module.functions["k"], [3], (2,), (L,), printed=reference)
+    calls = [(b"%d %d\n", [lid, i]) for lid in range(L) for i in range(3)] * 2 + [(b"same", [])] * (6 * L)
+    key = lambda call: (call[0], call[1])  # noqa: E731
+    assert sorted(got, key=key) == sorted(reference, key=key) == sorted(calls, key=key)

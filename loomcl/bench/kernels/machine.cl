@@ -10,6 +10,14 @@ kernel void copyBuffer(global const float *in, global float *out)
     out[i] = in[i];
 }
 
+/* Bandwidth without the hidden read of a copy: a copy's store first reads the destination line
+ * (write-allocate), so its 8 counted bytes move 12; an in-place update moves exactly what it counts. */
+kernel void scaleInPlace(global float *data, float mul)
+{
+    int i = get_global_id(0);
+    data[i] = data[i] * mul;
+}
+
 #define CHAIN_STEP(a) a = fma(a, mul, add)
 
 kernel void fma_peak(global float *out, float mul, float add, int iters)

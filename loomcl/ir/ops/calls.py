@@ -1,5 +1,5 @@
-"""Calls: of a function of the same module, and of the pure math builtins that code generation
-expands inline.
+"""Calls: of a function of the same module, of the pure math builtins that code generation
+expands inline, and printf.
 """
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Iterator
 
 from .. import types as ty
 from ..values import Value
-from .base import Instruction, TextReader, TextWriter
+from .base import Instruction, TextReader, TextWriter, result_is
 
 if TYPE_CHECKING:
     from ..function import Function
 
-__all__ = ["Call", "MathFunction", "MathCall"]
+__all__ = ["Call", "MathFunction", "MathCall", "Printf"]
 
 
 class Call(Instruction):
@@ -164,3 +164,58 @@ class MathCall(Instruction):
         for i, arg in enumerate(self.args):
             if arg.type is not self.type:
                 yield f"argument {i} is {arg.type}, not the result's {self.type}"
+
+
+class Printf(Instruction):
+    """OpenCL C printf: appends a record of `format_id` and the arguments to the launch's printf
+    buffer (printf/record.py) and gives 0, or -1 when the record did not fit. The arguments are in
+    their storage types (printf/format_spec.py); `format` is the text the runtime renders them with,
+    `format_id` its number in the program (from 1). A side effect: never removed, merged or moved,
+    and each call is one record, so a work-item's lines never mix with another's."""
+
+    keywords = ("printf",)
+    fields = ("format_id", "format")
+    has_side_effects = True
+
+    def __init__(self, format_id: int, format: bytes, args: list[Value], name: str = "") -> None:
+        super().__init__(ty.i32, args, name)
+        self.format_id = format_id
+        self.format = format
+
+    args = property(lambda self: self.operands)
+
+    def print_operands(self, p: TextWriter) -> str:
+        text = f'{self.format_id} "{_escaped(self.format)}"'
+        return f"{text}, {p.operands(self.args)}" if self.args else text
+
+    @classmethod
+    def parse(cls, keyword: str, r: TextReader, name: str) -> Printf:
+        format_id, text = r.int(), r.next()
+        args = r.operand_list() if r.accept(",") else []
+        return cls(format_id, _unescaped(text[1:-1]), args, name)
+
+    def verify(self) -> Iterator[str]:
+        if not isinstance(self.format_id, int) or self.format_id < 1:
+            yield f"format id {self.format_id!r} is not a positive integer"
+        for i, arg in enumerate(self.args):
+            t = arg.type.element if isinstance(arg.type, ty.VectorType) else arg.type
+            if not isinstance(t, (ty.IntType, ty.FloatType)) or t == ty.i1:
+                yield f"argument {i} is {arg.type}, not a number or a vector of numbers"
+        yield from result_is(self, ty.i32, "printf gives")
+
+
+def _escaped(data: bytes) -> str:
+    """Printable ASCII as itself, other bytes (and quote and backslash) as \\XX, like LLVM's c"..."."""
+    return "".join(chr(b) if 32 <= b < 127 and b not in (34, 92) else f"\\{b:02X}" for b in data)
+
+
+def _unescaped(text: str) -> bytes:
+    out, i = bytearray(), 0
+    while i < len(text):
+        if text[i] == "\\":
+            out.append(int(text[i + 1:i + 3], 16))
+            i += 3
+        else:
+            out.append(ord(text[i]))
+            i += 1
+    return bytes(out)
