@@ -130,3 +130,10 @@ def test_huge_constant_table_is_a_diagnostic_not_a_hang():
         compiler.build("__constant float c[2][4294967295u] = {{1.0f}};\n"
                        "kernel void k(global float *o) { o[0] = c[0][0]; }", filename="t.cl")
     assert "t.cl:1:18: error: __constant variable 'c' takes 34359738360 bytes" in info.value.log
+
+
+@pytest.mark.parametrize("index", ["9223372036854775807L", "-1", "4"])
+def test_constant_vector_index_out_of_range_is_a_diagnostic(index):
+    """scalarize-vectors indexed its lane list with the constant and raised IndexError."""
+    log = compile_log(f"kernel void k(global float4 *g) {{ g[1].x = (g[0] + 1.0f)[{index}]; }}")
+    assert "error: vector index" in log and "is out of range for 'float4'" in log
