@@ -1,5 +1,6 @@
 """Front-end behaviour that public kernels (tests/corpus) showed missing, pinned by our own kernels."""
 import numpy as np
+import pytest
 
 from loomcl.frontend import parse_options
 from loomcl.frontend.diagnostics import Diagnostics
@@ -46,9 +47,12 @@ def test_long_min_from_an_unsigned_literal_runs():
     queue = cl.CommandQueue(ctx)
     out = np.zeros(2, np.int64)
     buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=out)
-    prg = cl.Program(ctx, "kernel void k(global long *o) {\n"
-                          "    long acc = -9223372036854775808;\n"
-                          "    o[0] = acc; o[1] = max(acc, (long)get_global_id(0) - 5);\n}").build()
+    source = ("kernel void k(global long *o) {\n"
+              "    long acc = -9223372036854775808;\n"
+              "    o[0] = acc; o[1] = max(acc, (long)get_global_id(0) - 5);\n}")
+    with pytest.warns(UserWarning, match="compiler output"):   # the literal's warning, in the log
+        prg = cl.Program(ctx, source).build()
+    assert "interpreting as unsigned" in prg.get_build_info(ctx.devices[0], cl.program_build_info.LOG)
     prg.k(queue, (1,), None, buf)
     cl.enqueue_copy(queue, out, buf)
     queue.finish()
