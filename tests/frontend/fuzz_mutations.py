@@ -287,8 +287,9 @@ def main() -> None:
     parser.add_argument("--work-group", action="store_true", help="also run the work-group transforms")
     parser.add_argument("--show", type=int, default=20, help="print this many distinct failures")
     parser.add_argument("--extra", type=pathlib.Path, help="a folder of more seed kernels (*.cl)")
+    parser.add_argument("--hang-seconds", type=float, default=30, help="a build taking longer hangs")
     args = parser.parse_args()
-    failures = campaign(args.count, args.seed, args.work_group, args.show, extra=args.extra)
+    failures = campaign(args.count, args.seed, args.work_group, args.show, args.hang_seconds, args.extra)
     raise SystemExit(1 if failures else 0)
 
 
