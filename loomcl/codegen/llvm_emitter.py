@@ -11,7 +11,8 @@ What it guarantees of the output:
   ../shared/LLVMLITE.md): LLVM vectorizes the work-item loop without proving the work-items
   independent. `vectorize.enable` is left out: across the benchmark's 31 kernels it changed no
   vectorization decision, and where LLVM declines it made LLVM print "loop not vectorized" warnings
-  to the user's stderr. Atomics get no access group: work-items do race on them;
+  to the user's stderr. Atomics get no access group: work-items do race on them; nor do volatile
+  accesses, which LLVM must not widen;
 * group ids, launch fields (printf's buffer too) and `__local` variables come from a `BodyEnvironment` (the work-group body)
   and raise in plain functions; `local_id`, `local_size` and `barrier` must not reach code generation.
 
@@ -231,6 +232,8 @@ class FunctionEmitter:
         then asserts on a predicated volatile load ("underlying instruction may write to memory",
         tests/codegen/test_volatile.py); unmarked, LLVM keeps them scalar and in order, as C asks."""
         group = self.access_groups.get(inst.block)
+        if getattr(inst, "volatile", False):  # each access observable: never widened (LLVM 22's
+            return ""                           # vectorizer asserted on a parallel volatile access)
         if group and isinstance(inst, (ins.Load, ins.Store)):
             race_free = getattr(inst.pointer.type, "address_space", None) in _RACE_FREE_SPACES
             group = group if race_free and not _is_volatile(inst) else None

@@ -20,6 +20,8 @@ _Number = int | float
 
 
 def fold(e: A.Expr) -> _Number | None:
+    if e.type is not None and e.type.is_error:  # already diagnosed: nothing to fold
+        return None
     handler = _HANDLERS.get(type(e))
     return handler(e) if handler else None
 

@@ -149,6 +149,9 @@ def _finish_number(tok: Token, diags: Diagnostics, single: bool) -> None:
         else:
             tok.kind = TokenKind.INT
             tok.value, tok.type = literals.parse_integer(tok.text)
+            if literals.implicitly_unsigned(tok.text, tok.type):
+                diags.warning(tok.loc, "integer literal is too large to be represented in a signed "
+                                       "integer type, interpreting as unsigned", len(tok.text))
     except ValueError as e:
         diags.error(tok.loc, str(e), len(tok.text))
         tok.kind, tok.value, tok.type = TokenKind.INT, 0, T.INT

@@ -2,7 +2,8 @@
 
 Integer literal types follow C's list rule, with OpenCL's 64-bit long standing in for long long:
 decimal without suffix: int, long; octal/hex without suffix: int, uint, long, ulong; `u`: uint, ulong;
-`l`/`ll`: long (then ulong for octal/hex); `ul`: ulong. Floating literals are double unless suffixed
+`l`/`ll`: long (then ulong for octal/hex); `ul`: ulong. A decimal literal too large for long is
+ulong, as in clang, whose warning `implicitly_unsigned` lets the lexer give. Floating literals are double unless suffixed
 `f` (float) or `h` (half); hex floats (`0x1.8p3`) are exact.
 """
 from __future__ import annotations
@@ -28,7 +29,16 @@ def parse_integer(text: str) -> tuple[int, T.IntegerType]:
     for t in _candidates(suffix, decimal):
         if value <= t.max_value:
             return value, t
+    if value <= T.ULONG.max_value:  # a signed list overflowed: ulong, as clang does (with a warning)
+        return value, T.ULONG
     raise ValueError(f"integer literal '{text}' is too large for any integer type")
+
+
+def implicitly_unsigned(text: str, t: T.IntegerType) -> bool:
+    """Whether a literal took ulong only because its value overflowed the signed types."""
+    m = _INT.match(text)
+    decimal = not m.group(1).startswith("0")
+    return t is T.ULONG and decimal and "u" not in m.group(2).lower()
 
 
 def _digits_value(digits: str) -> int:

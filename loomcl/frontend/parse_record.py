@@ -16,8 +16,8 @@ from . import ast as A
 from . import types as T
 from .tokens import Token, TokenKind
 
-# Attributes that would change a record's layout, which the lowering does not model yet.
-_LAYOUT_ATTRIBUTES = {"packed", "aligned"}
+# Attributes that would change a record's layout in ways the lowering does not model yet.
+_LAYOUT_ATTRIBUTES = {"packed"}
 
 
 class RecordParser:
@@ -26,16 +26,18 @@ class RecordParser:
 
     # record-specifier = ("struct" | "union") attributes identifier? ("{" member* "}")? attributes
     def record_specifier(self, keyword: Token, spec) -> T.Type:
-        self.check_layout_attributes(self.attributes())
+        leading = self.layout_attributes()
         name = self.next() if self.peek().kind is TokenKind.IDENT else None
         if not self.at("{"):
             if name is None:
                 self.fail(self.peek(), f"declaration of anonymous {keyword.text} must be a definition")
+            for attr in leading:  # an alignment belongs to the definition
+                self.diags.error(attr.loc, f"the '{attr.name}' attribute must be on the definition")
             return T.record_type(self.tag_reference(keyword, name))
         record = self.tag_definition(keyword, name)
         record.body = self.members(self.expect("{"))
+        record.attributes = leading + self.layout_attributes()
         spec.tag_decls.append(A.RecordDecl(keyword.loc, record))
-        self.check_layout_attributes(self.attributes())
         return T.record_type(record)
 
     def tag_reference(self, keyword: Token, name: Token):
@@ -75,11 +77,17 @@ class RecordParser:
                 return scope[name]
         return None
 
-    def check_layout_attributes(self, attributes: list[A.Attribute]) -> None:
-        for attr in attributes:
+    def layout_attributes(self) -> list[A.Attribute]:
+        """The `aligned` attributes of a record specifier (sema applies them); others that would
+        change the layout are refused, the rest ignored."""
+        kept = []
+        for attr in self.attributes():
             if attr.name in _LAYOUT_ATTRIBUTES:
                 self.diags.error(attr.loc, f"the '{attr.name}' attribute on structs and unions "
                                            f"is not supported yet")
+            elif attr.name == "aligned":
+                kept.append(attr)
+        return kept
 
     # member = declspec (declarator attributes ("," declarator attributes)*)? ";"
     def members(self, open_brace: Token) -> list[tuple]:
@@ -105,7 +113,10 @@ class RecordParser:
             decl = self.declarator(spec.type)
             if self.at(":"):
                 self.fail(self.peek(), "bit-fields are not supported in OpenCL C structs")
-            self.check_layout_attributes(self.attributes())
+            for attr in self.attributes():
+                if attr.name in _LAYOUT_ATTRIBUTES or attr.name == "aligned":
+                    self.diags.error(attr.loc, f"the '{attr.name}' attribute on struct members "
+                                               f"is not supported yet")
             found.append((decl.loc, decl.name, decl.type))
             if not self.consume(","):
                 break

@@ -67,7 +67,11 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
     def resolve_type(self, t: T.Type, loc) -> T.Type:
         """t with array lengths folded and pointee address spaces defaulted."""
         if isinstance(t, T.ArrayType):
-            return T.array_of(self.resolve_type(t.element, loc), self.array_length(t, loc), t.quals)
+            element = self.resolve_type(t.element, loc)
+            if element.is_array and element.length is None:
+                self.diags.error(loc, f"array has incomplete element type '{element}'")
+                element = T.array_of(element.element, 1, element.quals)  # carry on with a size
+            return T.array_of(element, self.array_length(t, loc), t.quals)
         if isinstance(t, T.PointerType):
             pointee = self.resolve_type(t.pointee, loc)
             if pointee.address_space is None:
@@ -131,11 +135,20 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
             if f.is_kernel:
                 self.check_kernel_param(p)
             p.type = self.resolve_type(p.type, p.loc)
+            self.check_param_type(p, f.body is not None)
             self.refuse_half_declaration(p.type, p.loc, "function parameter")
         if f.is_kernel and not f.result_type.is_void:
             self.diags.error(f.loc, "function with '__kernel' attribute must have a void return "
                                     "type")
         f.reqd_work_group_size = self.work_group_size_attribute(f)
+
+    def check_param_type(self, p: A.ParamDecl, defined: bool) -> None:
+        if p.type.is_void:
+            self.diags.error(p.loc, "argument may not have 'void' type")
+            p.type = T.ERROR
+        elif defined and p.type.is_record and not p.type.record.is_complete:
+            self.diags.error(p.loc, f"variable has incomplete type '{p.type.base_spelling()}'")
+            p.type = T.ERROR
 
     def check_kernel_param(self, p: A.ParamDecl) -> None:
         if p.type.is_pointer and p.type.pointee.address_space not in _KERNEL_POINTER_SPACES:
@@ -439,7 +452,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
     def check_recursion(self) -> None:
         graph: dict[str, list[A.Call]] = {}
         for caller, call in self.calls:
-            graph.setdefault(caller.name, []).append(call)
+            if caller is not None:  # None: a call in a program-scope initializer, an error itself
+                graph.setdefault(caller.name, []).append(call)
         state: dict[str, str] = {}
         for name in graph:
             self.visit_calls(name, graph, state)

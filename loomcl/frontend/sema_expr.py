@@ -277,8 +277,8 @@ class ExpressionChecker(VectorChecker, HalfChecker):
 
     def pointer_arith(self, e: A.Expr, op: A.BinaryOp, pointer: A.Expr, offset: A.Expr) -> A.Expr:
         pointee = pointer.type.pointee
-        if pointee.is_void or pointee.is_function:
-            return self.error(e, f"arithmetic on a pointer to '{pointee}'")
+        if not has_size(pointee):
+            return self.error(e, f"arithmetic on a pointer to incomplete type '{pointee}'")
         offset = self.convert(offset, T.LONG)
         return A.PointerArith(e.loc, op, pointer, offset, type=pointer.type.unqualified())
 
@@ -413,7 +413,7 @@ class ExpressionChecker(VectorChecker, HalfChecker):
             return self.error(e, "subscripted value is not an array or pointer")
         if not e.index.type.is_integer:
             return self.error(e, "array subscript is not an integer")
-        if e.base.type.pointee.is_void:
+        if not has_size(e.base.type.pointee):
             return self.error(e, f"subscript of pointer to incomplete type '{e.base.type.pointee}'")
         e.index = self.convert(e.index, T.LONG)
         e.type, e.lvalue = e.base.type.pointee, True
@@ -421,6 +421,13 @@ class ExpressionChecker(VectorChecker, HalfChecker):
 
     def check_Call(self, e: A.Call) -> A.Expr:
         return self.check_call(e)
+
+
+def has_size(t: T.Type) -> bool:
+    """Whether values of `t` have a size, so that pointers to it can be indexed and stepped."""
+    if t.is_void or t.is_function or (t.is_array and t.length is None):
+        return False
+    return not (t.is_record and not t.record.is_complete)
 
 
 def _has_error(*exprs: A.Expr) -> bool:

@@ -1,6 +1,7 @@
 """Semantic analysis of initializers (C 6.7.9), as far as OpenCL C kernels need them.
 
-A scalar is initialized by an expression (optionally in braces) converted to its type. An array is
+A scalar is initialized by an expression (optionally in braces) converted to its type; a vector by
+an expression or a brace list of scalars and vectors filling its lanes in order, the rest zero. An array is
 initialized by a brace list; nested arrays take either a nested brace list or, with brace elision,
 the next run of scalars (`int a[2][2] = {1, 2, 3, 4}`). `float c[] = {...}` takes its length from
 the list. Missing trailing elements are zero (the AST records only the ones written).
@@ -29,6 +30,9 @@ class InitializerChecker:
         """The checked initializer and the variable's type (completed if it was `T x[]`)."""
         if t.is_record and isinstance(init, A.InitList):
             return self.record_initializer(t, init, constant), t
+        if t.is_vector and isinstance(init, A.InitList):
+            literal = self.vector_initializer(t.unqualified(), init)
+            return (self.constant_literal(literal, t) if constant else literal), t
         if not t.is_array:
             return self.scalar_initializer(t, init, constant), t
         if not isinstance(init, A.InitList):
@@ -80,6 +84,28 @@ class InitializerChecker:
             out[at] = self.check_initializer(fields[at].type, item, constant)[0]
             at += 1
         return A.InitList(init.loc, out, type=t.unqualified())
+
+    def vector_initializer(self, t: T.VectorType, init: A.InitList) -> A.Expr:
+        """`float4 f = {x, v.yz}`: lanes in order, the rest zero (clang's rule for vectors), as a
+        checked vector literal."""
+        lanes, converted = 0, []
+        for item in init.items:
+            item = self.rvalue(item)
+            if item.type.is_error:
+                return item
+            if item.type.is_vector and item.type.element == t.element:
+                lanes += item.type.count
+            elif item.type.is_arithmetic:
+                item, lanes = self.convert(item, t.element), lanes + 1
+            else:
+                return self.error(item, f"initializing a '{t}' lane with an expression of "
+                                        f"incompatible type '{item.type}'")
+            converted.append(item)
+        if lanes > t.count:
+            return self.error(init, f"excess elements in vector initializer ('{t}' has {t.count})")
+        zero = A.IntLiteral(init.loc, 0, type=T.INT)
+        converted += [self.convert(zero, t.element) for _ in range(t.count - lanes)]
+        return A.VectorLiteral(init.loc, converted, type=t)
 
     def scalar_initializer(self, t: T.Type, init: A.Expr, constant: bool) -> A.Expr:
         if isinstance(init, A.InitList):

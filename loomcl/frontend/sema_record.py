@@ -19,6 +19,8 @@ from . import ast as A
 from . import types as T
 from .constfold import fold_int
 
+MAX_ALIGNMENT = 16
+
 
 class RecordChecker:
     """Mixin for Sema: needs resolve_type, rvalue, to_rvalue, error, declare and diags."""
@@ -34,7 +36,23 @@ class RecordChecker:
             if self.valid_member(record, members, loc, name, t):
                 members.append((name, t))
         record.laying_out = False
-        record.complete(members)
+        record.complete(members, self.requested_alignment(record))
+
+    def requested_alignment(self, record: T.Record) -> int:
+        """The largest N of the record's `aligned(N)` attributes (GCC: `aligned` alone means the
+        target's largest useful alignment, here a 16-byte vector); 1 if none."""
+        align = 1
+        for attr in record.attributes:
+            if not attr.args:
+                align = max(align, MAX_ALIGNMENT)
+                continue
+            value = fold_int(self.rvalue(attr.args[0])) if len(attr.args) == 1 else None
+            if value is None or value <= 0 or value & (value - 1) or value > MAX_ALIGNMENT * 8:
+                self.diags.error(attr.loc, "'aligned' attribute requires a power of two constant "
+                                           f"no larger than {MAX_ALIGNMENT * 8}")
+            else:
+                align = max(align, value)
+        return align
 
     def valid_member(self, record: T.Record, members: list, loc, name: str | None,
                      t: T.Type) -> bool:

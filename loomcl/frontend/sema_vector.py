@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from . import ast as A
 from . import types as T
+from .constfold import fold_int
 from .conversions import usual_arithmetic
 
 _XYZW = {c: i for i, c in enumerate("xyzw")}
@@ -121,6 +122,9 @@ class VectorChecker:
             return _poison(e)
         if not index.type.is_integer:
             return self.error(e, "array subscript is not an integer")
+        lane = fold_int(index)
+        if lane is not None and not 0 <= lane < base.type.count:
+            return self.error(e, f"vector index {lane} is out of range for '{base.type.unqualified()}'")
         if isinstance(base, A.Swizzle):
             base = self.to_rvalue(base)     # lanes of lanes: readable, not assignable
         t = base.type

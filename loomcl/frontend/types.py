@@ -290,7 +290,8 @@ class Record:
     identity. The parser creates it (with `body` holding the members as written, unresolved) and
     sema lays it out (`complete`), so `fields`, `size` and `align` exist only for a complete record.
     Layout is C's natural one: each member at the next multiple of its alignment, the size rounded
-    up to the largest alignment; every union member sits at offset 0."""
+    up to the largest alignment (raised by an `aligned` attribute); every union member sits at
+    offset 0."""
 
     def __init__(self, is_union: bool, tag: str | None, loc) -> None:
         self.is_union, self.tag, self.loc = is_union, tag, loc
@@ -298,6 +299,7 @@ class Record:
         self.fields: tuple[Field, ...] | None = None
         self.size = self.align = 0
         self.laying_out = False
+        self.attributes: list = []               # `aligned` attributes of the definition
 
     @property
     def kind(self) -> str:
@@ -307,8 +309,9 @@ class Record:
     def is_complete(self) -> bool:
         return self.fields is not None
 
-    def complete(self, members: list[tuple[str | None, Type]]) -> None:
-        fields, offset, align = [], 0, 1
+    def complete(self, members: list[tuple[str | None, Type]], min_align: int = 1) -> None:
+        """Lay out the members; `min_align` is an `aligned(N)` attribute's N."""
+        fields, offset, align = [], 0, min_align
         for name, t in members:
             at = 0 if self.is_union else -(-offset // t.align) * t.align
             fields.append(Field(name, t, at))

@@ -99,4 +99,5 @@ def _flat_record(record: T.Record, init: A.Expr | None) -> list[int | float]:
     values: list[int | float] = []
     for i, f in enumerate(record.fields):
         values += flat_initializer(f.type, items[i] if i < len(items) else None)
-    return values
+    tail = record_type(record).fields[len(record.fields):]  # an `aligned` record's tail padding
+    return values + [0] * sum(pad.count for pad in tail)

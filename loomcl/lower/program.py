@@ -15,6 +15,11 @@ from .function import FunctionLowerer
 from .initializers import flat_initializer
 from .types import memory_type, value_type
 
+# __constant data is embedded in the LLVM module element by element: a bound keeps a mistyped size
+# (a table of 2^32 floats) a diagnostic instead of hours and gigabytes. 16 MiB is far above the 64 KiB
+# that OpenCL promises and GPUs offer.
+MAX_CONSTANT_BYTES = 16 << 20
+
 
 def lower_program(tu: A.TranslationUnit) -> Module:
     """Lower every function definition and `__constant` variable of tu (see the package doc)."""
@@ -48,6 +53,10 @@ class ProgramLowerer:
         unique, n = name, 1
         while unique in taken:
             unique, n = f"{name}.{n}", n + 1
+        if decl.type.size > MAX_CONSTANT_BYTES:
+            raise LoweringError(f"__constant variable '{decl.name}' takes {decl.type.size} bytes; a "
+                                f"program embeds at most {MAX_CONSTANT_BYTES} bytes of constant data",
+                                decl.loc)
         variable = GlobalVariable(unique, memory_type(decl.type), ty.AddressSpace.CONSTANT,
                                   flat_initializer(decl.type, decl.init))
         self.module.globals.append(variable)

@@ -78,10 +78,13 @@ def record_type(record: T.Record) -> ty.StructType:
         fields = (memory_type(widest),) + ((ty.ArrayType(ty.i8, padding),) if padding else ())
     else:
         fields = tuple(memory_type(f.type) for f in record.fields)
+        end = ty.StructType(name, fields).size
+        if end < record.size:  # an `aligned` attribute's tail padding, after the members
+            fields += (ty.ArrayType(ty.i8, record.size - end),)
     struct = ty.StructType(name, fields)
     offsets = [0] if record.is_union else [f.offset for f in record.fields]
     if struct.size != record.size or struct.offsets[:len(offsets)] != offsets:
-        raise unsupported(f"the layout of '{record.spelling()}'")
+        raise unsupported(f"the layout of '{record.spelling()}'", record.loc)
     return struct
 
 

@@ -306,6 +306,9 @@ class _Formation:
     def dispatch(self, sub: SubCFG, nest: WorkItemNest, exits: dict[Block, Block]) -> None:
         """Record where each work-item goes next, and branch there after the nest."""
         after = Builder(nest.after)
+        if not sub.targets:  # an endless loop: no work-item ever leaves the region
+            after.unreachable()
+            return
         if len(sub.targets) == 1:
             after.jump(sub.targets[0])
             return
