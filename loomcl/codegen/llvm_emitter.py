@@ -227,13 +227,12 @@ class FunctionEmitter:
         covers is marked (global, constant, local; math calls read constant tables): private storage
         (context arrays, uniform slots, private arrays) is ours, LLVM analyzes allocas exactly, and
         marking it let LLVM 22's interleaved-access grouping mis-stride `pa[lid][lid & 3]`
-        (../shared/regressions/workgroup/fuzz_122 and others). Volatile accesses are not marked either:
-        a loop annotated parallel skips LLVM's refusal of volatile accesses, and LLVM 22's loop vectorizer
-        then asserts on a predicated volatile load ("underlying instruction may write to memory",
-        tests/codegen/test_volatile.py); unmarked, LLVM keeps them scalar and in order, as C asks."""
+        (../shared/regressions/workgroup/fuzz_122 and others). Volatile accesses (as `_is_volatile` sees
+        them) are not marked either: a loop annotated parallel skips LLVM's refusal of volatile
+        accesses, and LLVM 22's loop vectorizer then asserts on a predicated volatile load ("underlying
+        instruction may write to memory", tests/codegen/test_volatile.py); unmarked, LLVM keeps them
+        scalar and in order, as C asks."""
         group = self.access_groups.get(inst.block)
-        if getattr(inst, "volatile", False):  # each access observable: never widened (LLVM 22's
-            return ""                           # vectorizer asserted on a parallel volatile access)
         if group and isinstance(inst, (ins.Load, ins.Store)):
             race_free = getattr(inst.pointer.type, "address_space", None) in _RACE_FREE_SPACES
             group = group if race_free and not _is_volatile(inst) else None

@@ -1,4 +1,4 @@
-"""Fixtures of the end-to-end tests: a context and a queue, `run_kernel` (build OpenCL C with
+"""Fixtures of the end-to-end tests: `run_kernel` (build OpenCL C with
 loomcl, launch one kernel, return every array argument after it), and `variant`, which gives each
 kernel three launch shapes: an explicit local size (`explicit`), `local_size=None` (`none`, the
 runtime chooses), and a global size that is not a multiple of the local size (`ragged`, OpenCL 2.0
@@ -17,16 +17,6 @@ sys.path.insert(0, os.path.dirname(__file__))
 import loomcl as cl  # noqa: E402
 
 from e2e_helpers import VARIANTS, launch  # noqa: E402
-
-
-@pytest.fixture(scope="session")
-def ctx():
-    return cl.create_some_context(interactive=False)
-
-
-@pytest.fixture(scope="session")
-def queue(ctx):
-    return cl.CommandQueue(ctx)
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ def test_build_returns_self_and_lists_kernels(ctx):
     names = prg.get_info(cl.program_info.KERNEL_NAMES).split(";")
     assert "vadd" in names and prg.num_kernels == len(names)
     assert {k.function_name for k in prg.all_kernels()} == set(names)
-    assert prg.get_build_info(ctx.devices[0], cl.program_build_info.LOG) == "fake build ok"
+    assert prg.get_build_info(ctx.devices[0], cl.program_build_info.LOG) == ""
     assert prg.get_build_info(ctx.devices[0], cl.program_build_info.STATUS) == cl.build_status.SUCCESS
 
 

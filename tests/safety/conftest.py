@@ -1,4 +1,4 @@
-"""Fixtures of the checked-mode tests: a context, a queue, and `checked_error`, which launches a
+"""Fixtures of the checked-mode tests: `checked_error`, which launches a
 kernel built with `-loomcl-check` and returns the exception the launch raised."""
 from __future__ import annotations
 
@@ -13,16 +13,6 @@ sys.path.insert(0, os.path.dirname(__file__))
 import loomcl as cl  # noqa: E402
 
 from safety_helpers import buffer  # noqa: E402
-
-
-@pytest.fixture(scope="session")
-def ctx():
-    return cl.create_some_context(interactive=False)
-
-
-@pytest.fixture(scope="session")
-def queue(ctx):
-    return cl.CommandQueue(ctx)
 
 
 @pytest.fixture
