@@ -23,6 +23,7 @@ from .constants import (
     kernel_arg_type_qualifier,
     kernel_info,
     kernel_work_group_info,
+    map_flags,
     mem_flags,
     mem_info,
     mem_object_type,
@@ -36,6 +37,7 @@ from .device import Device
 from .event import Event, wait_for_events
 from .kernel import Kernel, enqueue_nd_range_kernel
 from .local_memory import LocalMemory
+from .mapping import MemoryMap, enqueue_map_buffer
 from .platform import Platform, get_platforms
 from .program import CompilerWarning, Program, compiler_output
 from .transfer import enqueue_barrier, enqueue_copy, enqueue_fill_buffer, enqueue_marker

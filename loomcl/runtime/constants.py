@@ -153,6 +153,12 @@ class mem_flags(IntConstants):  # noqa: N801
     KERNEL_READ_AND_WRITE = 1 << 12
 
 
+class map_flags(IntConstants):  # noqa: N801
+    READ = 1 << 0
+    WRITE = 1 << 1
+    WRITE_INVALIDATE_REGION = 1 << 2
+
+
 class mem_object_type(IntConstants):  # noqa: N801
     BUFFER = 0x10F0
 
@@ -257,7 +263,13 @@ class command_type(IntConstants):  # noqa: N801
     READ_BUFFER = 0x11F3
     WRITE_BUFFER = 0x11F4
     COPY_BUFFER = 0x11F5
+    MAP_BUFFER = 0x11FB
+    UNMAP_MEM_OBJECT = 0x11FD
     MARKER = 0x11FE
+    READ_BUFFER_RECT = 0x1201
+    WRITE_BUFFER_RECT = 0x1202
+    COPY_BUFFER_RECT = 0x1203
+    USER = 0x1204
     BARRIER = 0x1205
     FILL_BUFFER = 0x1207
 

@@ -33,10 +33,10 @@ def enqueue_copy(queue, dest, src, is_blocking: bool = True, wait_for=None, **kw
             status_code.INVALID_VALUE,
             f"one of dest and src must be a Buffer; got {type(dest).__name__} and {type(src).__name__}",
         )
-    return _event(queue, command, queued)
+    return completed_event(queue, command, queued)
 
 
-def _event(queue, command: int, queued: int) -> Event:
+def completed_event(queue, command: int, queued: int) -> Event:
     if not queue.profiling:
         return Event(queue, command)
     end = now_ns()
@@ -109,14 +109,14 @@ def enqueue_fill_buffer(queue, mem: Buffer, pattern, offset: int, size: int, wai
         )
     target = _check_range(mem, offset, size, routine, "fill")
     target.reshape(-1, unit.size)[:] = unit
-    return _event(queue, command_type.FILL_BUFFER, queued)
+    return completed_event(queue, command_type.FILL_BUFFER, queued)
 
 
 def enqueue_marker(queue, wait_for=None) -> Event:
     check_wait_list(wait_for, "clEnqueueMarker")
-    return _event(queue, command_type.MARKER, now_ns())
+    return completed_event(queue, command_type.MARKER, now_ns())
 
 
 def enqueue_barrier(queue, wait_for=None) -> Event:
     check_wait_list(wait_for, "clEnqueueBarrier")
-    return _event(queue, command_type.BARRIER, now_ns())
+    return completed_event(queue, command_type.BARRIER, now_ns())
