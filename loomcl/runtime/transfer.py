@@ -12,13 +12,17 @@ from loomcl.errors import LogicError, status_code
 from .buffer import Buffer, host_bytes
 from .constants import command_type
 from .event import Event, ProfilingInfo, check_wait_list, now_ns
+from .transfer_rect import RECT_KEYWORDS, copy_rect
 
 
 def enqueue_copy(queue, dest, src, is_blocking: bool = True, wait_for=None, **kwargs) -> Event:
-    """Copy between a Buffer and host memory, or between two Buffers (pyopencl's keywords)."""
+    """Copy between a Buffer and host memory, or between two Buffers (pyopencl's keywords); with
+    `buffer_origin` or `src_origin`, a rectangular copy (transfer_rect.py)."""
     queued = now_ns()
     check_wait_list(wait_for, "enqueue_copy")
-    if isinstance(dest, Buffer) and isinstance(src, Buffer):
+    if any(name in kwargs for name in RECT_KEYWORDS) and (isinstance(dest, Buffer) or isinstance(src, Buffer)):
+        command = copy_rect(dest, src, kwargs)
+    elif isinstance(dest, Buffer) and isinstance(src, Buffer):
         command = command_type.COPY_BUFFER
         _copy_buffer(dest, src, **kwargs)
     elif isinstance(dest, Buffer):
