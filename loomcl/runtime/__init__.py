@@ -34,11 +34,11 @@ from .constants import (
 )
 from .context import Context, create_some_context
 from .device import Device
-from .event import Event, wait_for_events
+from .event import Event, UserEvent, wait_for_events
 from .kernel import Kernel, enqueue_nd_range_kernel
 from .local_memory import LocalMemory
 from .mapping import MemoryMap, enqueue_map_buffer
-from .platform import Platform, get_platforms
+from .platform import Platform, get_cl_header_version, get_platforms
 from .program import CompilerWarning, Program, compiler_output
 from .transfer import enqueue_barrier, enqueue_copy, enqueue_fill_buffer, enqueue_marker
 

@@ -7,6 +7,8 @@ local memory is an ordinary per-thread arena that can be large (1 MiB; sized to 
 from __future__ import annotations
 
 from ..version import __version__ as VERSION
+
+CL_VERSION = (1, 2)  # the OpenCL version the platform and its device implement
 from . import host_info
 from .printf_output import BUFFER_BYTES as PRINTF_BUFFER_BYTES
 from .constants import (
@@ -70,7 +72,7 @@ class Device:
     double_fp_config = _FP_CONFIG
     half_fp_config = 0
     preferred_vector_width_half = native_vector_width_half = 0
-    version = f"OpenCL 1.2 loomcl {VERSION}"
+    version = f"OpenCL {CL_VERSION[0]}.{CL_VERSION[1]} loomcl {VERSION}"
     opencl_c_version = "OpenCL C 1.2"
     driver_version = VERSION
     profile = "FULL_PROFILE"

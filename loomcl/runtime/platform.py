@@ -7,7 +7,12 @@ from loomcl.errors import LogicError, RuntimeError, status_code
 
 from .constants import device_type as device_type_bits
 from .constants import info_attribute, platform_info
-from .device import VERSION, Device
+from .device import CL_VERSION, VERSION, Device
+
+
+def get_cl_header_version() -> tuple[int, int]:
+    """pyopencl's: the OpenCL version the API is written against (here, the one loomcl implements)."""
+    return CL_VERSION
 
 
 class Platform:
@@ -15,7 +20,7 @@ class Platform:
 
     name = "loomcl"
     vendor = "loomcl"
-    version = f"OpenCL 1.2 loomcl {VERSION}"
+    version = f"OpenCL {CL_VERSION[0]}.{CL_VERSION[1]} loomcl {VERSION}"
     profile = "FULL_PROFILE"
     extensions = ""
     host_timer_resolution = 1

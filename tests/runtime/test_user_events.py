@@ -1,0 +1,67 @@
+"""UserEvent: the host completes it; commands may wait for it once it is complete; errors propagate."""
+import numpy as np
+import pytest
+
+import loomcl as cl
+
+status = cl.command_execution_status
+
+
+def test_user_event_lifecycle(ctx, queue):
+    event = cl.UserEvent(ctx)
+    assert event.command_execution_status == status.SUBMITTED
+    assert event.command_type == cl.command_type.USER and event.context is ctx and event.command_queue is None
+    assert event.get_info(cl.event_info.COMMAND_EXECUTION_STATUS) == status.SUBMITTED
+    event.set_status(status.COMPLETE)
+    assert event.command_execution_status == status.COMPLETE
+    event.wait()
+    cl.wait_for_events([event])
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 16)
+    cl.enqueue_copy(queue, buf, np.arange(4, dtype=np.int32), wait_for=[event])
+    out = np.empty(4, np.int32)
+    marker = cl.enqueue_marker(queue, wait_for=[event])
+    cl.enqueue_copy(queue, out, buf, wait_for=[event, marker])
+    np.testing.assert_array_equal(out, np.arange(4))
+
+
+def test_waiting_for_an_incomplete_user_event_is_an_error(ctx, queue):
+    event = cl.UserEvent(ctx)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 16)
+    with pytest.raises(cl.LogicError, match="INVALID_OPERATION.*not complete.*set_status"):
+        cl.enqueue_copy(queue, buf, np.ones(4, np.int32), wait_for=[event])
+    with pytest.raises(cl.LogicError, match="clWaitForEvents failed: INVALID_OPERATION"):
+        event.wait()
+    out = np.empty(4, np.int32)
+    cl.enqueue_copy(queue, out, buf)
+    np.testing.assert_array_equal(out, 0)  # the refused copy wrote nothing
+
+
+def test_user_event_error_status_fails_waiters(ctx, queue):
+    event = cl.UserEvent(ctx)
+    event.set_status(-5)
+    assert event.command_execution_status == -5
+    with pytest.raises(cl.RuntimeError, match="EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST.*error status -5"):
+        cl.enqueue_marker(queue, wait_for=[event])
+
+
+@pytest.mark.parametrize("bad", [status.RUNNING, status.SUBMITTED, 7, True, "COMPLETE"])
+def test_set_status_rejects_non_final_values(ctx, bad):
+    event = cl.UserEvent(ctx)
+    with pytest.raises(cl.LogicError, match="INVALID_VALUE.*COMPLETE or a negative error code"):
+        event.set_status(bad)
+
+
+def test_set_status_twice_and_bad_context(ctx):
+    event = cl.UserEvent(ctx)
+    event.set_status(status.COMPLETE)
+    with pytest.raises(cl.LogicError, match="INVALID_OPERATION.*already set"):
+        event.set_status(status.COMPLETE)
+    with pytest.raises(cl.LogicError, match="INVALID_CONTEXT"):
+        cl.UserEvent(None)
+
+
+def test_cl_header_version_matches_the_platform():
+    major, minor = cl.get_cl_header_version()
+    assert (major, minor) == (1, 2)
+    assert cl.get_platforms()[0].version.startswith(f"OpenCL {major}.{minor} ")
+    assert cl.get_platforms()[0].get_devices()[0].version.startswith(f"OpenCL {major}.{minor} ")
