@@ -7,8 +7,6 @@ local memory is an ordinary per-thread arena that can be large (1 MiB; sized to 
 from __future__ import annotations
 
 from ..version import __version__ as VERSION
-
-CL_VERSION = (1, 2)  # the OpenCL version the platform and its device implement
 from . import host_info
 from .printf_output import BUFFER_BYTES as PRINTF_BUFFER_BYTES
 from .constants import (
@@ -22,6 +20,7 @@ from .constants import (
     info_attribute,
 )
 
+CL_VERSION = (1, 2)  # the OpenCL version the platform and its device implement
 MAX_WORK_GROUP_SIZE = 4096
 LOCAL_MEM_SIZE = 1 << 20
 EXTENSIONS = (

@@ -20,6 +20,7 @@ from loomcl.errors import LogicError, RuntimeError, status_code
 from .constants import build_status, info_attribute, program_build_info, program_info
 from .context import Context
 from .kernel import Kernel
+from .program_binary import from_binary, to_binary
 
 
 def compile_source(source: str, options: str):
@@ -46,6 +47,22 @@ def _option_string(options) -> str:
     return shlex.join(str(option) for option in options)
 
 
+def _from_binaries(context: Context, devices, binaries) -> tuple[str, str]:
+    """The (source, options) of pyopencl's `Program(context, devices, binaries)`, one binary per device."""
+    routine = "clCreateProgramWithBinary"
+    devices, binaries = list(devices), list(binaries)
+    if not devices or len(devices) != len(binaries):
+        raise LogicError(routine, status_code.INVALID_VALUE,
+                         f"{len(binaries)} binaries for {len(devices)} devices; give one binary per device")
+    for device in devices:
+        if device not in context.devices:
+            raise LogicError(routine, status_code.INVALID_DEVICE, f"{device!r} is not in the context")
+    programs = [from_binary(binary, index) for index, binary in enumerate(binaries)]
+    if any(program != programs[0] for program in programs):
+        raise LogicError(routine, status_code.INVALID_BINARY, "the devices' binaries differ; loomcl's devices share one")
+    return programs[0]
+
+
 class CompilerWarning(UserWarning):
     """pyopencl's warning for a build that succeeded with a non-empty log."""
 
@@ -67,17 +84,19 @@ class KernelNotFoundError(AttributeError, LogicError):
 
 
 class Program:
-    """pyopencl's Program(context, source)."""
+    """pyopencl's Program(context, source) and Program(context, devices, binaries)."""
 
     reference_count = 1
 
     def __init__(self, context: Context, src, binaries=None) -> None:
         if not isinstance(context, Context):
             raise LogicError("clCreateProgramWithSource", status_code.INVALID_CONTEXT, f"{context!r} is not a Context")
-        if binaries is not None or not isinstance(src, str):
-            raise LogicError(
-                "clCreateProgramWithBinary", status_code.INVALID_BINARY, "loomcl builds programs from OpenCL C source only"
-            )
+        self._binary_options = None
+        if binaries is not None:
+            src, self._binary_options = _from_binaries(context, src, binaries)
+        elif not isinstance(src, str):
+            raise LogicError("clCreateProgramWithSource", status_code.INVALID_VALUE,
+                             f"the source must be a str, got {type(src).__name__}")
         self.context = context
         self.source = src
         self._compiled = None
@@ -88,6 +107,12 @@ class Program:
 
     def build(self, options=None, devices=None, cache_dir=None) -> Program:
         options = _option_string(options)
+        if self._binary_options is not None:
+            if options and options != self._binary_options:
+                raise LogicError("clBuildProgram", status_code.INVALID_BUILD_OPTIONS,
+                                 f"a program from a binary builds with the binary's options "
+                                 f"{self._binary_options!r}, not {options!r}")
+            options = self._binary_options
         for device in devices or ():
             if device not in self.context.devices:
                 raise LogicError("clBuildProgram", status_code.INVALID_DEVICE, f"{device!r} is not in the context")
@@ -130,6 +155,16 @@ class Program:
     @property
     def num_kernels(self) -> int:
         return len(self.compiled("clGetProgramInfo").kernels)
+
+    @property
+    def binaries(self) -> list[bytes]:
+        """One binary per device once built (empty before, as clGetProgramInfo's)."""
+        binary = to_binary(self.source, self._options) if self._compiled is not None else b""
+        return [binary for _ in self.context.devices]
+
+    @property
+    def binary_sizes(self) -> list[int]:
+        return [len(binary) for binary in self.binaries]
 
     @property
     def devices(self):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import loomcl as cl
 
@@ -26,3 +27,40 @@ def test_kernel_sees_mapped_writes_and_map_sees_kernel_writes(ctx, queue, rng):
     result, _ = cl.enqueue_map_buffer(queue, buf, cl.map_flags.READ, 0, (16, 16), np.float32)
     with result.base:
         np.testing.assert_array_equal(result, (values * np.float32(3.0)).reshape(16, 16))
+
+
+def test_program_from_binaries_builds_and_runs(ctx, queue, rng):
+    source = """
+    __kernel void affine(__global const float *x, __global float *y) {
+        size_t i = get_global_id(0);
+        y[i] = SCALE * x[i] + 1.0f;
+    }
+    """
+    built = cl.Program(ctx, source).build(options="-D SCALE=2.5f")
+    binaries = built.binaries
+    assert built.binary_sizes == [len(binaries[0])]
+    prg = cl.Program(ctx, ctx.devices, binaries).build()
+    x = rng.random(300, dtype=np.float32)
+    x_buf = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=x)
+    y_buf = cl.Buffer(ctx, mf.WRITE_ONLY, x.nbytes)
+    prg.affine(queue, x.shape, None, x_buf, y_buf)
+    y = np.empty_like(x)
+    cl.enqueue_copy(queue, y, y_buf)
+    np.testing.assert_array_equal(y, np.float32(2.5) * x + np.float32(1.0))
+
+
+def test_kernel_waits_for_a_completed_user_event(ctx, queue):
+    event = cl.UserEvent(ctx)
+    event.set_status(cl.command_execution_status.COMPLETE)
+    values = np.arange(64, dtype=np.float32)
+    buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=values)
+    prg = cl.Program(ctx, SCALE).build()
+    done = prg.scale(queue, values.shape, None, buf, np.float32(-2.0), wait_for=[event])
+    out = np.empty_like(values)
+    cl.enqueue_copy(queue, out, buf, wait_for=[done])
+    np.testing.assert_array_equal(out, values * np.float32(-2.0))
+    pending = cl.UserEvent(ctx)
+    with pytest.raises(cl.LogicError, match="not complete"):
+        prg.scale(queue, values.shape, None, buf, np.float32(-2.0), wait_for=[pending])
+    cl.enqueue_copy(queue, out, buf)
+    np.testing.assert_array_equal(out, values * np.float32(-2.0))  # the refused launch did not run
