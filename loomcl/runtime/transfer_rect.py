@@ -107,14 +107,16 @@ def _box(memory: np.ndarray, origin, pitches, region: tuple, routine: str, side:
 
 
 def _overlap(source: np.ndarray, target: np.ndarray, memory: np.ndarray) -> bool:
-    """Whether two boxes in one buffer share a byte (exact: marks the source's bytes, tests the target's)."""
+    """Whether two boxes in one buffer share a byte: exact (marks the source's bytes, tests the
+    target's) over the span the two cover, when their outer byte ranges intersect."""
     base = memory.ctypes.data
-    ranges = [(view.ctypes.data - base, view.ctypes.data - base + _extent(view)) for view in (source, target)]
-    if ranges[0][1] <= ranges[1][0] or ranges[1][1] <= ranges[0][0]:
+    (s0, s1), (t0, t1) = [(view.ctypes.data - base, view.ctypes.data - base + _extent(view)) for view in (source, target)]
+    if s1 <= t0 or t1 <= s0:
         return False
-    touched = np.zeros(memory.size, dtype=bool)
-    as_strided(touched[ranges[0][0]:], shape=source.shape, strides=source.strides, writeable=True)[...] = True
-    return bool(as_strided(touched[ranges[1][0]:], shape=target.shape, strides=target.strides).any())
+    low = min(s0, t0)
+    touched = np.zeros(max(s1, t1) - low, dtype=bool)
+    as_strided(touched[s0 - low:], shape=source.shape, strides=source.strides, writeable=True)[...] = True
+    return bool(as_strided(touched[t0 - low:], shape=target.shape, strides=target.strides).any())
 
 
 def _extent(view: np.ndarray) -> int:

@@ -100,6 +100,15 @@ def test_copy_rect_within_one_buffer(ctx, queue):
     with pytest.raises(cl.Error, match="MEM_COPY_OVERLAP"):
         cl.enqueue_copy(queue, buf, buf, src_origin=(0, 0), dst_origin=(2, 0), region=(4, 8), src_pitches=(8,),
                         dst_pitches=(8,))
+    with pytest.raises(cl.Error, match="MEM_COPY_OVERLAP"):  # the last byte of one box is the first of the other
+        cl.enqueue_copy(queue, buf, buf, src_origin=(0, 0), dst_origin=(3, 0), region=(4, 1), src_pitches=(8,),
+                        dst_pitches=(8,))
+    # boxes 8 bytes apart in a buffer of 16-byte rows: their byte ranges intersect, their bytes do not
+    cl.enqueue_copy(queue, buf, buf, src_origin=(0, 0), dst_origin=(8, 0), region=(8, 4), src_pitches=(16,),
+                    dst_pitches=(16,))
+    cl.enqueue_copy(queue, out, buf)
+    rows = out.reshape(4, 16)
+    np.testing.assert_array_equal(rows[:, 8:], rows[:, :8])
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [

@@ -123,6 +123,13 @@ def test_bad_strides_and_host_access(ctx, queue):
             cl.enqueue_map_buffer(queue, limited, flags, 0, 4, np.int32)
     with pytest.raises(cl.LogicError, match="INVALID_EVENT_WAIT_LIST"):
         cl.enqueue_map_buffer(queue, buf, mapf.READ, 0, 4, np.int32, wait_for=[object()])
+    with pytest.raises(cl.LogicError, match="INVALID_COMMAND_QUEUE"):
+        cl.enqueue_map_buffer(ctx, buf, mapf.READ, 0, 4, np.int32)
+    with pytest.raises(cl.LogicError, match="INVALID_MEM_OBJECT"):
+        cl.enqueue_map_buffer(queue, np.zeros(4), mapf.READ, 0, 4, np.int32)
+    other = cl.Context(ctx.devices)
+    with pytest.raises(cl.LogicError, match="INVALID_CONTEXT"):
+        cl.enqueue_map_buffer(cl.CommandQueue(other), buf, mapf.READ, 0, 4, np.int32)
 
 
 def test_sub_buffer_map(ctx, queue):
