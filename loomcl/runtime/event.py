@@ -96,7 +96,8 @@ class UserEvent(Event):
         routine = "clSetUserEventStatus"
         if isinstance(status, bool) or not isinstance(status, int) or not (status == _COMPLETE or status < 0):
             raise LogicError(routine, status_code.INVALID_VALUE,
-                             f"status must be command_execution_status.COMPLETE or a negative error code, got {status!r}")
+                             "status must be command_execution_status.COMPLETE or a negative error code, "
+                             f"got {status!r}")
         if self._status != command_execution_status.SUBMITTED:
             raise LogicError(routine, status_code.INVALID_OPERATION, "the user event's status was already set")
         self._status = int(status)

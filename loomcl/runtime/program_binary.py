@@ -25,7 +25,8 @@ def from_binary(binary, index: int) -> tuple[str, str]:
     """(source, options) of one binary, or LogicError INVALID_BINARY naming what is wrong with it."""
     routine = "clCreateProgramWithBinary"
     if not isinstance(binary, (bytes, bytearray, memoryview)):
-        raise LogicError(routine, status_code.INVALID_BINARY, f"binaries[{index}] is a {type(binary).__name__}, not bytes")
+        raise LogicError(routine, status_code.INVALID_BINARY,
+                         f"binaries[{index}] is a {type(binary).__name__}, not bytes")
     binary = bytes(binary)
     if not binary.startswith(MAGIC):
         raise LogicError(routine, status_code.INVALID_BINARY,

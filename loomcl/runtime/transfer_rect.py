@@ -110,7 +110,8 @@ def _overlap(source: np.ndarray, target: np.ndarray, memory: np.ndarray) -> bool
     """Whether two boxes in one buffer share a byte: exact (marks the source's bytes, tests the
     target's) over the span the two cover, when their outer byte ranges intersect."""
     base = memory.ctypes.data
-    (s0, s1), (t0, t1) = [(view.ctypes.data - base, view.ctypes.data - base + _extent(view)) for view in (source, target)]
+    s0, t0 = source.ctypes.data - base, target.ctypes.data - base
+    s1, t1 = s0 + _extent(source), t0 + _extent(target)
     if s1 <= t0 or t1 <= s0:
         return False
     low = min(s0, t0)

@@ -34,7 +34,8 @@ def test_build_options_must_match_the_binary(ctx):
 @pytest.mark.parametrize(("devices", "binaries", "message"), [
     ("ctx", [], r"INVALID_VALUE.*0 binaries for 1 devices"),
     ("ctx", [MAGIC + b"{not json"], r"INVALID_BINARY.*binaries\[0\] is a damaged loomcl binary"),
-    ("ctx", [MAGIC + b'{"format": 2, "source": "", "options": ""}'], "INVALID_BINARY.*format 2; this loomcl reads format 1"),
+    ("ctx", [MAGIC + b'{"format": 2, "source": "", "options": ""}'],
+     "INVALID_BINARY.*format 2; this loomcl reads format 1"),
     ("ctx", ["text"], r"INVALID_BINARY.*binaries\[0\] is a str, not bytes"),
     ([object()], [to_binary("", "")], "INVALID_DEVICE"),
 ])
