@@ -64,3 +64,26 @@ def test_kernel_waits_for_a_completed_user_event(ctx, queue):
         prg.scale(queue, values.shape, None, buf, np.float32(-2.0), wait_for=[pending])
     cl.enqueue_copy(queue, out, buf)
     np.testing.assert_array_equal(out, values * np.float32(-2.0))  # the refused launch did not run
+
+
+def test_rect_copies_around_a_2d_kernel(ctx, queue, rng):
+    """Write a tile into a pitched buffer, square it in place with a 2-D kernel, read a block back."""
+    width, height, pitch = 40, 24, 48  # floats per row; 8 floats of padding per row
+    tile = rng.random((height, width), dtype=np.float32)
+    buf = cl.Buffer(ctx, mf.READ_WRITE, pitch * height * 4)
+    cl.enqueue_fill_buffer(queue, buf, np.float32(-1.0), 0, buf.size)
+    cl.enqueue_copy(queue, buf, tile, buffer_origin=(0, 0), host_origin=(0, 0), region=(width * 4, height),
+                    buffer_pitches=(pitch * 4,))
+    prg = cl.Program(ctx, """
+    __kernel void square(__global float *m, int pitch) {
+        m[get_global_id(1) * pitch + get_global_id(0)] *= m[get_global_id(1) * pitch + get_global_id(0)];
+    }""").build()
+    prg.square(queue, (pitch, height), None, buf, np.int32(pitch))
+    block = np.zeros((10, 12), np.float32)
+    cl.enqueue_copy(queue, block, buf, buffer_origin=(5 * 4, 7), host_origin=(0, 0), region=(12 * 4, 10),
+                    buffer_pitches=(pitch * 4,))
+    np.testing.assert_array_equal(block, tile[7:17, 5:17] ** 2)
+    padding = np.zeros((height, 8), np.float32)
+    cl.enqueue_copy(queue, padding, buf, buffer_origin=(width * 4, 0), host_origin=(0, 0), region=(8 * 4, height),
+                    buffer_pitches=(pitch * 4,))
+    np.testing.assert_array_equal(padding, 1.0)  # (-1)^2: the tile's write left the padding alone
