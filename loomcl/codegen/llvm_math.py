@@ -18,7 +18,7 @@ inside), tgamma and lgamma (llvm_libm_gamma.py, in double inside). Double: sin, 
 (llvm_libm_pow_double.py), atan, atan2, asin, acos (llvm_libm_atan_double.py), erf, erfc, expm1, log1p,
 the hyperbolic functions and their inverses (llvm_libm_hyperbolic_double.py), cbrt and hypot
 (llvm_libm_root_double.py). Double tgamma and lgamma still lower to libm calls (llvm_libm_calls.py).
-Float fmod (`frem`) is open-coded too (llvm_libm_fmod.py).
+Float and double fmod (`frem`) are open-coded too (llvm_libm_fmod.py, llvm_libm_fmod_double.py).
 """
 from __future__ import annotations
 
