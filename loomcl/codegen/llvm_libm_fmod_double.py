@@ -54,7 +54,8 @@ class _DoubleFmodWriter(_Writer):
         bits = self.lop("and", self.op(f"bitcast {self.F} {v} to {self.L}"), self.l((1 << 63) - 1))
         field = self.lop("lshr", bits, self.l(52))
         normal = self.op(f"icmp ne {self.L} {field}, {self.l(0)}")
-        m = self.lop("or", self.lop("and", bits, self.l((1 << 52) - 1)), self.lselect(normal, self.l(1 << 52), self.l(0)))
+        hidden = self.lselect(normal, self.l(1 << 52), self.l(0))
+        m = self.lop("or", self.lop("and", bits, self.l((1 << 52) - 1)), hidden)
         return m, self.lselect(normal, field, self.l(1))
 
     def reduce(self, r: str, m: str) -> str:

@@ -130,7 +130,8 @@ class _GammaDoubleWriter(_DoublePowWriter):
     def tgamma(self, x: str) -> str:
         reflect, y, log_gamma, product = self.parts(x)
         scaled = self.fcmp("ogt", y, self.d(_SCALED_FROM))
-        lowered = self.add_dd(log_gamma, tuple(self.select(scaled, self.neg(c), self.d(0.0)) for c in self.dd_const(_LN2_512)))
+        offset = tuple(self.select(scaled, self.neg(c), self.d(0.0)) for c in self.dd_const(_LN2_512))
+        lowered = self.add_dd(log_gamma, offset)
         e = self.exp_double_double(*lowered)
         quotient = self.dop("fdiv", e, product[0])
         gamma_y = self.fma(self.neg(quotient), self.dop("fdiv", product[1], product[0]), quotient)  # / (1 + tail/head)

@@ -29,8 +29,8 @@ from ..ir import instructions as ins
 from ..ir import types as ty
 from . import (llvm_libm, llvm_libm_atan_double, llvm_libm_calls, llvm_libm_erf_double,
                llvm_libm_exp_log_double, llvm_libm_gamma, llvm_libm_gamma_double, llvm_libm_hyperbolic_double,
-               llvm_libm_inverse_trig, llvm_libm_pow, llvm_libm_pow_double, llvm_libm_root_double, llvm_libm_trig, llvm_libm_trig_double,
-               llvm_libm_wide)
+               llvm_libm_inverse_trig, llvm_libm_pow, llvm_libm_pow_double, llvm_libm_root_double,
+               llvm_libm_trig, llvm_libm_trig_double, llvm_libm_wide)
 from .llvm_types import intrinsic_suffix, llvm_type
 
 if TYPE_CHECKING:
