@@ -8,6 +8,7 @@ import re
 from fractions import Fraction
 
 import numpy as np
+import pytest
 
 from loomcl import codegen, compiler
 
@@ -83,8 +84,9 @@ def test_remquo_is_exact_with_the_quotient_bits(run_kernel):
         assert abs(int(q)) % 8 == abs(n.numerator) % 8 and (q == 0 or (q < 0) == (n < 0)), (a, b, r, q, n)
 
 
-def test_fmod_vectorizes_without_libm_calls():
-    program = compiler.build(SOURCE.replace("NAME", "fmod"))
+@pytest.mark.parametrize("name", ["fmod", "remainder"])
+def test_fmod_vectorizes_without_libm_calls(name):
+    program = compiler.build(SOURCE.replace("NAME", name))
     text = codegen.llvm_ir(program.work_group_ir("f", (256, 1, 1), ids_fit_int=True), program.kernels["f"],
                            program.options)
     assert "x double>" in text
