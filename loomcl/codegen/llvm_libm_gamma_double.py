@@ -8,7 +8,7 @@ e^(ln Gamma) and an absolute error in an exponent of up to 709 is a relative err
   exact as a double-double (two_sum), and so is their product up to 2^-100 or so; factors are 1 where
   no shift is needed, so one formula serves every lane.
 * ln Gamma(z), z >= 11.5: Stirling's series (z - 1/2) ln z - z + ln(2 pi)/2 + sum B_2k / (2k (2k - 1)
-  z^(2k - 1)), k = 1..8 (the first omitted term is below 2^-63 at z = 11.5); ln z in double-double is
+  z^(2k - 1)), k = 1..8 (the first omitted term is below 2^-62 at z = 11.5); ln z in double-double is
   llvm_libm_pow_double.py's log, e^ its double-double exp.
 * lgamma within 1/8 of 1 and 2, where it is near 0: its Taylor series there (relative accuracy).
 * sin(pi x) = (-1)^n sin(pi r), n = rint(x), r = x - n exact, |r| <= 1/2, by its Taylor series to
