@@ -1,7 +1,7 @@
 """Math functions that have neither an LLVM intrinsic nor our own implementation at a type: calls of the C
 library (glibc's libm, already loaded in the process that runs the JIT), one call per lane for vectors.
-Today that is double tgamma and lgamma; glibc documents them within 1-3 ulp of the exact result, inside
-OpenCL's bounds.
+Today no function reaches it: every one in _C_NAMES has its own code at float and double (glibc
+documents these within 1-3 ulp of the exact result, inside OpenCL's bounds, should one be dropped).
 
 These calls do not vectorize (a work-item loop around them runs one lane at a time); the functions
 with their own branch-free code in llvm_libm_*.py reach this module only where it is missing.

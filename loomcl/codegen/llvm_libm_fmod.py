@@ -9,7 +9,7 @@ quotient comes from a multiplication by 1/my, off by at most one, and the remain
 (exact) is corrected once in each direction. The result R 2^ey is exactly representable, so the
 final scaling and rounding to float are exact: fmod is bit for bit the C library's. Special values:
 y = 0, x infinite or a NaN give NaN; y infinite gives x; the sign is x's (so fmod(-0, y) = -0).
-Double fmod still lowers to `frem` (53-bit residues do not fit this scheme).
+Double fmod is llvm_libm_fmod_double.py (53-bit residues do not fit this scheme).
 """
 from __future__ import annotations
 

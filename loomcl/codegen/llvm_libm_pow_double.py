@@ -114,9 +114,9 @@ class _DoublePowWriter(_PowWriter):
         return self.op(f"call {self.F} @{name}({vp} align 8 {pointers}, {self.B} "
                        f"{self.splat('i1', 'true')}, {self.F} poison)")
 
-    def log_abs(self) -> tuple[str, str]:
+    def log_abs(self, x: str = "%x") -> tuple[str, str]:
         """ln|x| as (head, tail) for finite non-zero x; 0 and inf give garbage the caller replaces."""
-        ax = self.call("fabs", "%x")
+        ax = self.call("fabs", x)
         small = self.fcmp("olt", ax, self.d(2.2250738585072014e-308))
         ax = self.select(small, self.dop("fmul", ax, self.d(2.0 ** 52)), ax)
         bits = self.op(f"bitcast {self.F} {ax} to {self.L}")

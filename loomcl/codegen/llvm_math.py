@@ -17,8 +17,9 @@ inside), tgamma and lgamma (llvm_libm_gamma.py, in double inside). Double: sin, 
 (llvm_libm_trig_double.py), exp, exp2, exp10, log, log2, log10 (llvm_libm_exp_log_double.py), pow
 (llvm_libm_pow_double.py), atan, atan2, asin, acos (llvm_libm_atan_double.py), erf, erfc, expm1, log1p,
 the hyperbolic functions and their inverses (llvm_libm_hyperbolic_double.py), cbrt and hypot
-(llvm_libm_root_double.py). Double tgamma and lgamma still lower to libm calls (llvm_libm_calls.py).
-Float fmod (`frem`) is open-coded too (llvm_libm_fmod.py).
+(llvm_libm_root_double.py), tgamma and lgamma (llvm_libm_gamma_double.py). llvm_libm_calls.py (libm
+calls) is only the fallback for a function none of these covers.
+Float and double fmod (`frem`) are open-coded too (llvm_libm_fmod.py, llvm_libm_fmod_double.py).
 """
 from __future__ import annotations
 
@@ -27,9 +28,9 @@ from typing import TYPE_CHECKING
 from ..ir import instructions as ins
 from ..ir import types as ty
 from . import (llvm_libm, llvm_libm_atan_double, llvm_libm_calls, llvm_libm_erf_double,
-               llvm_libm_exp_log_double, llvm_libm_gamma, llvm_libm_hyperbolic_double, llvm_libm_inverse_trig,
-               llvm_libm_pow, llvm_libm_pow_double, llvm_libm_root_double, llvm_libm_trig, llvm_libm_trig_double,
-               llvm_libm_wide)
+               llvm_libm_exp_log_double, llvm_libm_gamma, llvm_libm_gamma_double, llvm_libm_hyperbolic_double,
+               llvm_libm_inverse_trig, llvm_libm_pow, llvm_libm_pow_double, llvm_libm_root_double,
+               llvm_libm_trig, llvm_libm_trig_double, llvm_libm_wide)
 from .llvm_types import intrinsic_suffix, llvm_type
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ _DEFINED_EVERYWHERE = {ins.MathFunction.ABS, ins.MathFunction.CLZ, ins.MathFunct
 _OWN_LIBRARIES = (llvm_libm, llvm_libm_trig, llvm_libm_pow, llvm_libm_wide, llvm_libm_inverse_trig,
                   llvm_libm_trig_double, llvm_libm_exp_log_double, llvm_libm_pow_double, llvm_libm_atan_double,
                   llvm_libm_erf_double, llvm_libm_hyperbolic_double, llvm_libm_root_double, llvm_libm_gamma,
-                  llvm_libm_calls)
+                  llvm_libm_gamma_double, llvm_libm_calls)
 
 
 def math_function(inst: ins.MathCall) -> ins.MathFunction:

@@ -15,7 +15,7 @@ from math_kernels import build_math
 F = ir.MathFunction
 DOUBLE = [F.SIN, F.COS, F.TAN, F.EXP, F.EXP2, F.EXP10, F.LOG, F.LOG2, F.LOG10, F.POW, F.ATAN, F.ATAN2,
           F.ASIN, F.ACOS, F.ERF, F.ERFC, F.EXPM1, F.LOG1P, F.SINH, F.COSH, F.TANH,
-          F.ASINH, F.ACOSH, F.ATANH, F.CBRT, F.HYPOT]
+          F.ASINH, F.ACOSH, F.ATANH, F.CBRT, F.HYPOT, F.TGAMMA, F.LGAMMA]
 LOCAL = 64
 
 

@@ -5,6 +5,8 @@ underflow), within OpenCL 1.2's limits (sec. 7.4, table 7.2); special values bit
 numpy's C library; float erf and erfc against float64."""
 from __future__ import annotations
 
+import math
+
 import mpmath as mp
 import numpy as np
 import pytest
@@ -96,6 +98,21 @@ def _pow(x, y):
     return mp.power(x, y)
 
 
+def gamma_inputs(n=300):
+    """The reflection down to tgamma's underflow (first n), around the shift (below 12), up to tgamma's
+    overflow, tiny and subnormal arguments, and next to lgamma's zeros at 1 and 2."""
+    return np.concatenate([RNG.uniform(-184, -0.5, n), RNG.uniform(-0.5, 12, n), RNG.uniform(0.5, 171.6, n),
+                           np.exp2(RNG.uniform(-1074, -1, n)), 1 + signed(np.exp2(RNG.uniform(-52, -3, n))),
+                           2 + signed(np.exp2(RNG.uniform(-52, -3, n))), -np.exp2(RNG.uniform(-1074, -1, n)),
+                           [171.62, 171.63, -175.5, -183.7]])
+
+
+def _lgamma(x):
+    """ln|Gamma(x)| with the working precision its zeros at 1 and 2 need (whatever another module set)."""
+    with mp.workprec(256):
+        return mp.inf if x <= 0 and x == mp.floor(x) else +mp.log(abs(mp.gamma(x)))
+
+
 CASES = {   # name: (inputs, mpmath reference, OpenCL 1.2 ulp limit)
     "sin": (lambda: (trig_inputs(),), mp.sin, 4),
     "cos": (lambda: (trig_inputs(),), mp.cos, 4),
@@ -130,6 +147,9 @@ CASES = {   # name: (inputs, mpmath reference, OpenCL 1.2 ulp limit)
     "erf": (lambda: (np.concatenate([RNG.uniform(-6, 6, 600), signed(np.exp2(RNG.uniform(-1074, 3, 300)))]),),
             mp.erf, 16),
     "erfc": (lambda: (np.concatenate([RNG.uniform(-6, 6, 600), RNG.uniform(0.8, 27.3, 600)]),), mp.erfc, 16),
+    "tgamma": (lambda: (gamma_inputs(),), mp.gamma, 16),
+    # OpenCL sets no bound; below -1/2 see test_double_lgamma_reflection_absolute_error
+    "lgamma": (lambda: (gamma_inputs()[300:],), _lgamma, 4),
 }
 
 
@@ -142,13 +162,48 @@ def test_double_worst_ulp_within_opencl_limit(run_kernel, name):
     assert worst <= limit, where
 
 
+def test_double_lgamma_reflection_absolute_error(run_kernel):
+    """Below -1/2, lgamma = ln pi - ln|x sin(pi x)| - lgamma(-x) cancels next to its zeros (-2.457...,
+    -2.747..., ...), so it is bounded in absolute terms there: 2^-51 of the largest term."""
+    rng = np.random.default_rng(12)
+    x = np.concatenate([rng.uniform(-184, -0.5, 1000), rng.uniform(-3.5, -2, 500),
+                        -rng.integers(1, 184, 500) + signed(np.exp2(rng.uniform(-40, -2, 500)))])
+    got = run(run_kernel, "lgamma", x)
+    for g, v in zip(got, x):
+        exact = _lgamma(mp.mpf(float(v)))
+        scale = max(1.0, abs(float(exact)), float(abs(mp.log(abs(mp.gamma(-mp.mpf(float(v))))))))
+        assert abs(mp.mpf(float(g)) - exact) <= scale * 2.0 ** -51, (v, g, exact)
+
+
 SPECIALS = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -0.5, 2.0, -3.0, 5e-324, -1e-310,
                      1e300, -1e300, 0.84375, 26.0])
 NUMPY = {"sin": np.sin, "cos": np.cos, "tan": np.tan, "exp": np.exp, "exp2": np.exp2, "exp10": lambda x: 10.0 ** x,
          "log": np.log, "log2": np.log2, "log10": np.log10, "atan": np.arctan, "asin": np.arcsin,
          "acos": np.arccos, "expm1": np.expm1, "log1p": np.log1p, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,
          "asinh": np.arcsinh, "acosh": np.arccosh, "atanh": np.arctanh, "cbrt": np.cbrt, "hypot": np.hypot,
-         "erf": special.erf, "erfc": special.erfc, "pow": np.power, "atan2": np.arctan2}
+         "erf": special.erf, "erfc": special.erfc, "pow": np.power, "atan2": np.arctan2,
+         "tgamma": np.vectorize(lambda x: _c99("tgamma", x)), "lgamma": np.vectorize(lambda x: _c99("lgamma", x))}
+
+
+def _c99(name: str, x: float) -> float:
+    """C99 Annex F's tgamma and lgamma: the poles and infinities by the standard, finite results from
+    mpmath (Python's math.lgamma is its own approximation, 42 ulp off at 0.84375)."""
+    if math.isnan(x):
+        return x
+    pole = x <= 0 and math.isfinite(x) and x == math.floor(x)
+    if name == "lgamma":
+        return math.inf if math.isinf(x) or pole else float(_lgamma(mp.mpf(x)))
+    if x == 0:
+        return math.copysign(math.inf, x)
+    if x == -math.inf or pole:
+        return math.nan
+    return math.inf if x == math.inf else float(mp.gamma(x))
+    if x == -math.inf or (x < 0 and x == math.floor(x)):
+        return math.nan
+    try:
+        return math.gamma(x)
+    except OverflowError:             # near +0 and -0 only: larger |x| has underflowed below
+        return math.copysign(math.inf, x)
 
 
 @pytest.mark.parametrize("name", list(NUMPY))
