@@ -17,8 +17,7 @@ inside), tgamma and lgamma (llvm_libm_gamma.py, in double inside). Double: sin, 
 (llvm_libm_trig_double.py), exp, exp2, exp10, log, log2, log10 (llvm_libm_exp_log_double.py), pow
 (llvm_libm_pow_double.py), atan, atan2, asin, acos (llvm_libm_atan_double.py), erf, erfc, expm1, log1p,
 the hyperbolic functions and their inverses (llvm_libm_hyperbolic_double.py), cbrt and hypot
-(llvm_libm_root_double.py), tgamma and lgamma (llvm_libm_gamma_double.py). llvm_libm_calls.py (libm
-calls) is only the fallback for a function none of these covers.
+(llvm_libm_root_double.py), tgamma and lgamma (llvm_libm_gamma_double.py).
 Float and double fmod (`frem`) are open-coded too (llvm_libm_fmod.py, llvm_libm_fmod_double.py).
 """
 from __future__ import annotations
@@ -27,10 +26,11 @@ from typing import TYPE_CHECKING
 
 from ..ir import instructions as ins
 from ..ir import types as ty
-from . import (llvm_libm, llvm_libm_atan_double, llvm_libm_calls, llvm_libm_erf_double,
+from . import (llvm_libm, llvm_libm_atan_double, llvm_libm_erf_double,
                llvm_libm_exp_log_double, llvm_libm_gamma, llvm_libm_gamma_double, llvm_libm_hyperbolic_double,
                llvm_libm_inverse_trig, llvm_libm_pow, llvm_libm_pow_double, llvm_libm_root_double,
                llvm_libm_trig, llvm_libm_trig_double, llvm_libm_wide)
+from .errors import CodegenError
 from .llvm_types import intrinsic_suffix, llvm_type
 
 if TYPE_CHECKING:
@@ -54,11 +54,11 @@ _INTRINSICS = {
 # intrinsics whose last operand is an i1 "result is poison" flag, passed as false
 _DEFINED_EVERYWHERE = {ins.MathFunction.ABS, ins.MathFunction.CLZ, ins.MathFunction.CTZ}
 
-# first match wins: our own code, then the C library for what has no intrinsic
+# first match wins; what none of them has is an LLVM intrinsic (no libm call ever: none vectorizes)
 _OWN_LIBRARIES = (llvm_libm, llvm_libm_trig, llvm_libm_pow, llvm_libm_wide, llvm_libm_inverse_trig,
                   llvm_libm_trig_double, llvm_libm_exp_log_double, llvm_libm_pow_double, llvm_libm_atan_double,
                   llvm_libm_erf_double, llvm_libm_hyperbolic_double, llvm_libm_root_double, llvm_libm_gamma,
-                  llvm_libm_gamma_double, llvm_libm_calls)
+                  llvm_libm_gamma_double)
 
 
 def math_function(inst: ins.MathCall) -> ins.MathFunction:
@@ -76,6 +76,8 @@ def emit_math(emitter: FunctionEmitter, inst: ins.MathCall) -> None:
             # table loads inside (sin/cos/tan): without it the loop no longer counts as parallel.
             emitter.emit_line(f"{emitter.ref(inst)} = call {t} {callee}({args}){emitter.access_group(inst)}")
             return
+    if function not in _INTRINSICS:
+        raise CodegenError(f"no code for {function.value} on {inst.type}")
     name = f"llvm.{_INTRINSICS[function]}.{intrinsic_suffix(inst.type)}"
     operands = list(inst.args)
     if function == ins.MathFunction.ROTATE:
