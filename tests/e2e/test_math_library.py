@@ -60,10 +60,12 @@ def ulp_errors_float(got, exact):
     return np.where(same, 0.0, np.where(np.isnan(err), np.inf, err))
 
 
-def ulp_error_double(got: float, exact) -> float:
+def ulp_error_double(got: float, exact, absolute: bool = False) -> float:
+    """|got - exact| in ulps of exact (of max(|exact|, 1) when `absolute`)."""
     if mp.isnan(exact) or mp.isinf(exact):
         return 0.0 if (math.isnan(got) and mp.isnan(exact)) or got == float(exact) else math.inf
-    ulp = np.spacing(abs(float(exact))) if float(exact) != 0 else 5e-324
+    scale = max(abs(float(exact)), 1.0) if absolute else abs(float(exact))
+    ulp = np.spacing(scale) if scale != 0 else 5e-324
     return float(abs(mp.mpf(got) - exact)) / ulp
 
 
@@ -82,7 +84,9 @@ def measure(run_kernel, f: Function, t: str, n: int):
         err = ulp_errors_float(got, exact)
         worst = int(err.argmax())
         return err[worst], (x[worst], *(s[worst] for s in second), got[worst], exact[worst])
-    errors = [ulp_error_double(float(g), f.mpmath(*(mp.mpf(float(a[j])) for a in [x, *second])))
+    absolute = f.absolute_below is not None and x < f.absolute_below
+    errors = [ulp_error_double(float(g), f.mpmath(*(mp.mpf(float(a[j])) for a in [x, *second])),
+                               f.absolute_below is not None and bool(absolute[j]))
               for j, g in enumerate(got)]
     worst = int(np.argmax(errors))
     return errors[worst], (x[worst], *(s[worst] for s in second), got[worst])
