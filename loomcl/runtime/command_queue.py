@@ -66,3 +66,15 @@ def _property_bits(properties) -> int:
     for item in properties:  # pyopencl also accepts a list of property values
         bits |= int(item)
     return bits
+
+
+def check_queue(queue, routine: str, *memory) -> None:
+    """`queue` is a CommandQueue, and every Buffer among `memory` belongs to its context (the C API's
+    INVALID_COMMAND_QUEUE and INVALID_CONTEXT)."""
+    if not isinstance(queue, CommandQueue):
+        raise LogicError(routine, status_code.INVALID_COMMAND_QUEUE, f"{queue!r} is not a CommandQueue")
+    for item in memory:
+        context = getattr(item, "context", None)
+        if isinstance(context, Context) and context is not queue.context:
+            raise LogicError(routine, status_code.INVALID_CONTEXT,
+                             "the buffer and the queue belong to different contexts")

@@ -14,7 +14,7 @@ import numpy as np
 from loomcl.errors import LogicError, status_code
 
 from .buffer import Buffer
-from .command_queue import CommandQueue
+from .command_queue import check_queue
 from .constants import command_type, map_flags, mem_flags
 from .event import check_wait_list, now_ns
 from .transfer import completed_event
@@ -77,12 +77,9 @@ def enqueue_map_buffer(queue, buf: Buffer, flags: int, offset: int, shape, dtype
     """pyopencl's enqueue_map_buffer: `(array, event)`, the array a view of `buf`'s bytes from `offset`."""
     queued = now_ns()
     check_wait_list(wait_for, _ROUTINE)
-    if not isinstance(queue, CommandQueue):
-        raise LogicError(_ROUTINE, status_code.INVALID_COMMAND_QUEUE, f"{queue!r} is not a CommandQueue")
     if not isinstance(buf, Buffer):
         raise LogicError(_ROUTINE, status_code.INVALID_MEM_OBJECT, f"{buf!r} is not a Buffer")
-    if buf.context is not queue.context:
-        raise LogicError(_ROUTINE, status_code.INVALID_CONTEXT, "the buffer and the queue belong to different contexts")
+    check_queue(queue, _ROUTINE, buf)
     memory = buf.memory(_ROUTINE)
     flags = _check_flags(buf, flags)
     dtype = np.dtype(dtype)

@@ -10,6 +10,7 @@ import numpy as np
 from loomcl.errors import LogicError, status_code
 
 from .buffer import Buffer, host_bytes
+from .command_queue import check_queue
 from .constants import command_type
 from .event import Event, ProfilingInfo, check_wait_list, now_ns
 from .transfer_rect import RECT_KEYWORDS, copy_rect
@@ -19,6 +20,7 @@ def enqueue_copy(queue, dest, src, is_blocking: bool = True, wait_for=None, **kw
     """Copy between a Buffer and host memory, or between two Buffers (pyopencl's keywords); with
     `buffer_origin` or `src_origin`, a rectangular copy (transfer_rect.py)."""
     queued = now_ns()
+    check_queue(queue, "enqueue_copy", dest, src)
     check_wait_list(wait_for, "enqueue_copy")
     if any(name in kwargs for name in RECT_KEYWORDS) and (isinstance(dest, Buffer) or isinstance(src, Buffer)):
         command = copy_rect(dest, src, kwargs)
@@ -103,6 +105,7 @@ def enqueue_fill_buffer(queue, mem: Buffer, pattern, offset: int, size: int, wai
     """Repeat `pattern` (a numpy scalar or bytes) over bytes [offset, offset + size) of `mem`."""
     routine = "clEnqueueFillBuffer"
     queued = now_ns()
+    check_queue(queue, routine, mem)
     check_wait_list(wait_for, routine)
     unit = np.frombuffer(np.ascontiguousarray(pattern).tobytes(), dtype=np.uint8)
     if unit.size == 0 or size % unit.size or offset % unit.size:
@@ -117,10 +120,12 @@ def enqueue_fill_buffer(queue, mem: Buffer, pattern, offset: int, size: int, wai
 
 
 def enqueue_marker(queue, wait_for=None) -> Event:
+    check_queue(queue, "clEnqueueMarker")
     check_wait_list(wait_for, "clEnqueueMarker")
     return completed_event(queue, command_type.MARKER, now_ns())
 
 
 def enqueue_barrier(queue, wait_for=None) -> Event:
+    check_queue(queue, "clEnqueueBarrier")
     check_wait_list(wait_for, "clEnqueueBarrier")
     return completed_event(queue, command_type.BARRIER, now_ns())

@@ -141,3 +141,21 @@ def test_local_memory():
     assert cl.LocalMemory(256).size == 256
     with pytest.raises(cl.LogicError, match="INVALID_ARG_SIZE"):
         cl.LocalMemory(0)
+
+
+def test_transfers_check_their_queue_and_context(ctx):
+    other = cl.create_some_context(interactive=False)
+    queue = cl.CommandQueue(ctx)
+    foreign = cl.Buffer(other, cl.mem_flags.READ_WRITE, 16)
+    host = np.zeros(4, np.float32)
+    with pytest.raises(cl.LogicError) as error:
+        cl.enqueue_copy(queue, host, foreign)
+    assert error.value.code == cl.status_code.INVALID_CONTEXT
+    for call in (lambda: cl.enqueue_copy("queue", host, foreign), lambda: cl.enqueue_marker(None),
+                 lambda: cl.enqueue_barrier(ctx), lambda: cl.enqueue_fill_buffer(42, foreign, np.float32(1), 0, 16)):
+        with pytest.raises(cl.LogicError) as error:
+            call()
+        assert error.value.code == cl.status_code.INVALID_COMMAND_QUEUE
+    with pytest.raises(cl.LogicError) as error:
+        cl.enqueue_fill_buffer(queue, foreign, np.float32(1), 0, 16)
+    assert error.value.code == cl.status_code.INVALID_CONTEXT
