@@ -29,7 +29,7 @@ from ..ir.function import Block, Function
 from ..ir.values import Constant, GlobalVariable, Undef, Value, VectorConstant
 from ..options import CompilerOptions
 from .errors import CodegenError
-from . import llvm_libm_fmod, llvm_libm_fmod_double
+from . import llvm_libm_fmod
 from .llvm_checks import CheckEmitter
 from .llvm_math import emit_math
 from .llvm_module import LAUNCH_TYPE, ModuleText, quote
@@ -253,10 +253,8 @@ class FunctionEmitter:
         return "".join(f" {flag}" for flag in self.options.fast_math_flags)
 
     def binary(self, inst: ins.BinaryOp) -> None:
-        fmod_library = next((library for library in (llvm_libm_fmod, llvm_libm_fmod_double)
-                             if library.supports(inst.type)), None)
-        if inst.opcode == ins.BinaryOpcode.FREM and fmod_library is not None:
-            callee = fmod_library.fmod_function(self.module, inst.type)
+        if inst.opcode == ins.BinaryOpcode.FREM and llvm_libm_fmod.supports(inst.type):
+            callee = llvm_libm_fmod.fmod_function(self.module, inst.type)
             self.emit_line(f"{self.ref(inst)} = call {llvm_type(inst.type)} {callee}({self.typed(inst.lhs)}, "
                            f"{self.typed(inst.rhs)})")
             return

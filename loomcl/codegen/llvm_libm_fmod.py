@@ -9,24 +9,28 @@ quotient comes from a multiplication by 1/my, off by at most one, and the remain
 (exact) is corrected once in each direction. The result R 2^ey is exactly representable, so the
 final scaling and rounding to float are exact: fmod is bit for bit the C library's. Special values:
 y = 0, x infinite or a NaN give NaN; y infinite gives x; the sign is x's (so fmod(-0, y) = -0).
-Double fmod is llvm_libm_fmod_double.py (53-bit residues do not fit this scheme).
+Double fmod's writer is llvm_libm_fmod_double.py (53-bit residues do not fit this scheme);
+`fmod_function` here serves both.
 """
 from __future__ import annotations
 
 from ..ir import types as ty
 from .llvm_libm import _Writer
+from .llvm_libm_fmod_double import DoubleFmodWriter
 from .llvm_module import ModuleText
 from .llvm_types import intrinsic_suffix
 
 
 def supports(t: ty.Type) -> bool:
-    return ty.scalar_of(t) == ty.f32
+    return ty.scalar_of(t) in (ty.f32, ty.f64)
 
 
 def fmod_function(module: ModuleText, t: ty.Type) -> str:
+    """`@name` of the exact fmod at `t` (float or double, scalar or vector), defined once per module."""
     name = f"loomcl.fmod.{intrinsic_suffix(t)}"
     if name not in module.declarations:
-        body = _FmodWriter(module, t)
+        writer = _FmodWriter if ty.scalar_of(t) == ty.f32 else DoubleFmodWriter
+        body = writer(module, t)
         body.lines.append(f"  ret {body.F} {body.fmod()}")
         module.declare(name, body.text(name, ("%x", "%y")))
     return f"@{name}"

@@ -14,28 +14,12 @@ infinite or a NaN give NaN; y infinite gives x; the sign is x's (so fmod(-0, y) 
 """
 from __future__ import annotations
 
-from ..ir import types as ty
 from .llvm_libm import _Writer
-from .llvm_module import ModuleText
-from .llvm_types import intrinsic_suffix
 
 _EXPONENT_BITS = 11          # d = ex - ey <= 2045
 
 
-def supports(t: ty.Type) -> bool:
-    return ty.scalar_of(t) == ty.f64
-
-
-def fmod_function(module: ModuleText, t: ty.Type) -> str:
-    name = f"loomcl.fmod.{intrinsic_suffix(t)}"
-    if name not in module.declarations:
-        body = _DoubleFmodWriter(module, t)
-        body.lines.append(f"  ret {body.F} {body.fmod()}")
-        module.declare(name, body.text(name, ("%x", "%y")))
-    return f"@{name}"
-
-
-class _DoubleFmodWriter(_Writer):
+class DoubleFmodWriter(_Writer):
 
     def lop(self, opcode: str, a: str, b: str) -> str:
         return self.op(f"{opcode} {self.L} {a}, {b}")
