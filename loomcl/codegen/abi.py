@@ -100,6 +100,8 @@ class ParamKind(enum.Enum):
     LOCAL_POINTER = "local"
     SCALAR = "scalar"
     BY_VALUE = "by_value"  # vectors and structs passed by value (address of a host copy)
+    IMAGE = "image"  # the address of the image's ImageDescriptor (image_abi.py)
+    SAMPLER = "sampler"  # the sampler's bits (image_abi.py), zero-extended
 
 
 @dataclass(frozen=True)
