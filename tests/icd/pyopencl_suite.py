@@ -1,0 +1,187 @@
+"""Run pyopencl's own test suite and examples on one OpenCL implementation, through the ICD loader.
+
+    python tests/icd/pyopencl_suite.py                       # loomcl's ICD (`python -m loomcl icd`)
+    python tests/icd/pyopencl_suite.py --vendor pocl         # the system's PoCL, for comparison
+    python tests/icd/pyopencl_suite.py --compare tests/icd/pocl_baseline.json --json run.json
+
+Each test file runs in its own pytest process (a crash or a hang costs one file, not the run) with
+OCL_ICD_VENDORS naming the vendor file alone and PYOPENCL_TEST naming its platform; the
+pyopencl_outcomes plugin records every outcome as it happens. Each example runs as a script with
+PYOPENCL_CTX set, non-interactive. The result is JSON (per file: counts, failing ids with their
+messages, passing ids, seconds) and a table; `--write-baseline` keeps it as the comparison point,
+`--compare` prints how many of a baseline's passing tests pass here.
+
+Importable: `run_file`, `run_examples` and `run_suite` serve tests/icd/test_pyopencl_suite.py.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from importlib.util import find_spec
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import icd_vendor  # noqa: E402
+import pyopencl_sdist  # noqa: E402
+from suite_results import FileResult, comparison, comparison_table, read_record, table  # noqa: E402
+
+TEST_FILES = ("test_wrapper.py", "test_array.py", "test_algorithm.py", "test_clmath.py",
+              "test_clrandom.py", "test_enqueue_copy.py", "test_arrays_in_structs.py")
+FILE_TIMEOUT_S = 1800
+EXAMPLE_TIMEOUT_S = 300
+
+# The examples that run unattended: name -> the modules beyond pyopencl and numpy each imports
+# (an example whose module is missing is skipped with that reason).
+EXAMPLES = {
+    "demo.py": (), "demo_array.py": (), "demo-struct-reduce.py": (), "demo_elementwise.py": (),
+    "demo_elementwise_complex.py": (), "narray.py": (), "dump-properties.py": (),
+    "dump-performance.py": (), "transpose.py": (), "svm.py": (), "demo_array_svm.py": (),
+    "demo_meta_template.py": ("mako",), "demo_meta_codepy.py": ("cgen",),
+    "image_filters_using_image2d_t.py": ("PIL",), "median-filter.py": ("imageio",),
+}
+# The rest, and why they are left out.
+EXAMPLES_LEFT_OUT = {
+    "demo_mandelbrot.py": "opens a Tk window",
+    "gl_interop_demo.py": "needs OpenGL and a display", "gl_particle_animation.py": "needs OpenGL and a display",
+    "n-body.py": "an interactive OpenGL benchmark",
+    "pi-monte-carlo.py": "a benchmark of 10^9 iterations per run, also written for pycuda",
+    "black-hole-accretion.py": "a rendering benchmark that needs PIL (and pycuda for its CUDA half)",
+}
+
+
+def run_file(suite: Path, vendor: icd_vendor.Vendor, name: str, selection: list[str] | None = None,
+             timeout: float = FILE_TIMEOUT_S, logs: Path | None = None) -> FileResult:
+    """One of pyopencl's test files (or `selection`, node ids within it) in its own pytest process."""
+    logs = logs or Path(tempfile.mkdtemp(prefix="pyopencl-suite-"))
+    record, log = logs / f"{Path(name).stem}.jsonl", logs / f"{Path(name).stem}.log"
+    record.unlink(missing_ok=True)
+    command = [sys.executable, "-m", "pytest", "-p", "pyopencl_outcomes", "-p", "no:cacheprovider",
+               "-c", os.devnull, "--rootdir", str(suite / "test"), "-q", "-W", "ignore::DeprecationWarning",
+               *(selection or [name])]
+    env = _environment(vendor, PYOPENCL_OUTCOMES_FILE=str(record))
+    result = FileResult(name)
+    code, result.seconds = _run(command, suite / "test", env, timeout, log)
+    result.status = "completed" if code in (0, 1) else _ending(code, timeout)   # 1: some failed
+    read_record(result, record)
+    return result
+
+
+def run_examples(suite: Path, vendor: icd_vendor.Vendor, timeout: float = EXAMPLE_TIMEOUT_S,
+                 logs: Path | None = None) -> dict[str, dict]:
+    """Each unattended example as a script, in a scratch copy of examples/ (some write files)."""
+    logs = logs or Path(tempfile.mkdtemp(prefix="pyopencl-suite-"))
+    results = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        workdir = Path(shutil.copytree(suite / "examples", Path(scratch) / "examples"))
+        for name, needs in EXAMPLES.items():
+            missing = [module for module in needs if find_spec(module) is None]
+            if missing:
+                results[name] = {"outcome": "skipped", "seconds": 0.0, "reason": f"needs {', '.join(missing)}"}
+                continue
+            log = logs / f"example-{Path(name).stem}.log"
+            code, seconds = _run([sys.executable, name], workdir, _environment(vendor), timeout, log)
+            outcome = "passed" if code == 0 else "failed"
+            reason = "" if code == 0 else _last_line(log, _ending(code, timeout))
+            results[name] = {"outcome": outcome, "seconds": round(seconds, 1), "reason": reason}
+    results.update({name: {"outcome": "left out", "seconds": 0.0, "reason": why}
+                    for name, why in EXAMPLES_LEFT_OUT.items()})
+    return results
+
+
+def run_suite(vendor: icd_vendor.Vendor, files=TEST_FILES, examples=True, file_timeout=FILE_TIMEOUT_S,
+              example_timeout=EXAMPLE_TIMEOUT_S, logs: Path | None = None, echo=print) -> dict:
+    suite = pyopencl_sdist.suite_dir()
+    logs = logs or Path(tempfile.mkdtemp(prefix="pyopencl-suite-"))
+    report = {"pyopencl_version": pyopencl_sdist.installed_version(), "vendor": vendor.label,
+              "platform": vendor.platform_name, "icd_file": str(vendor.icd_file), "logs": str(logs),
+              "files": {}, "examples": {}}
+    for name in files:
+        result = run_file(suite, vendor, name, timeout=file_timeout, logs=logs)
+        report["files"][name] = result.as_json()
+        echo(f"{name}: {result.counts()} in {result.seconds:.1f} s ({result.status})")
+    if examples:
+        report["examples"] = run_examples(suite, vendor, example_timeout, logs)
+    return report
+
+
+def _environment(vendor: icd_vendor.Vendor, **extra: str) -> dict[str, str]:
+    pythonpath = os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")]))
+    return {**os.environ, **vendor.environment(), "PYTHONPATH": pythonpath, "MPLBACKEND": "Agg", **extra}
+
+
+def _run(command: list[str], cwd: Path, env: dict, timeout: float, log: Path) -> tuple[int | None, float]:
+    """Run in a session of its own, so that a hang is stopped with its children: the exit status
+    (None when it timed out) and the seconds it took."""
+    start = time.perf_counter()
+    with open(log, "w") as out:
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL, start_new_session=True)
+        try:
+            code = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            code = None
+    return code, time.perf_counter() - start
+
+
+def _ending(code: int | None, timeout: float) -> str:
+    if code is None:
+        return f"timed out after {timeout:g} s"
+    if code < 0:
+        return f"crashed ({signal.Signals(-code).name})"
+    return f"exit status {code}"
+
+
+def _last_line(log: Path, status: str) -> str:
+    lines = [line for line in log.read_text(errors="replace").splitlines() if line.strip()]
+    return f"{status}: {lines[-1][:200]}" if lines else status
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--vendor", default=None,
+                        help="loomcl (default, or $LOOMCL_ICD_TEST_VENDOR), pocl, or a vendor file's path")
+    parser.add_argument("--files", nargs="+", default=list(TEST_FILES), help="pyopencl test files to run")
+    parser.add_argument("--no-examples", action="store_true", help="run the test files only")
+    parser.add_argument("--timeout", type=float, default=FILE_TIMEOUT_S, help="seconds per test file")
+    parser.add_argument("--example-timeout", type=float, default=EXAMPLE_TIMEOUT_S, help="seconds per example")
+    parser.add_argument("--json", type=Path, help="write the results here")
+    parser.add_argument("--logs", type=Path, help="keep each file's pytest output here")
+    parser.add_argument("--compare", type=Path, help="a baseline JSON: how many of its passes pass here")
+    parser.add_argument("--write-baseline", type=Path, help="write the results as a baseline (no logs path)")
+    args = parser.parse_args(argv)
+    try:
+        vendor = icd_vendor.resolve(icd_vendor.selected_choice(args.vendor))
+        if args.logs:
+            args.logs.mkdir(parents=True, exist_ok=True)
+        report = run_suite(vendor, args.files, not args.no_examples, args.timeout, args.example_timeout,
+                           args.logs)
+    except (icd_vendor.VendorUnavailable, pyopencl_sdist.SuiteUnavailable) as reason:
+        print(f"pyopencl's suite cannot run: {reason}", file=sys.stderr)
+        return 2
+    print(table(report["files"], report["examples"]))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1) + "\n")
+    if args.write_baseline:
+        baseline = {key: value for key, value in report.items() if key != "logs"}
+        for entry in baseline["files"].values():
+            entry.pop("failing")   # pyopencl's messages are not ours to keep; counts and ids are
+        args.write_baseline.write_text(json.dumps(baseline, indent=1) + "\n")
+    if args.compare:
+        print()
+        print(comparison_table(comparison(report, json.loads(args.compare.read_text()))))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
