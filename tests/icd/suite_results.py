@@ -73,14 +73,15 @@ def read_record(result: FileResult, record: Path) -> None:
         result.messages[unfinished[-1]] = result.status
 
 
-def comparison(run: dict, baseline: dict) -> dict[str, dict]:
-    """Per file: the baseline's passes, how many of them pass in `run`, and those that do not."""
+def comparison(run: dict, baseline: dict, keep=lambda test: True) -> dict[str, dict]:
+    """Per file of `run`: the baseline's passes (those `keep` accepts), how many of them pass in
+    `run`, and those that do not."""
     compared = {}
-    for name, base in baseline["files"].items():
-        passing_here = set(run["files"].get(name, {}).get("passing", []))
-        lost = sorted(set(base["passing"]) - passing_here)
-        compared[name] = {"baseline_passed": len(base["passing"]),
-                          "passed_of_baseline": len(base["passing"]) - len(lost), "lost": lost}
+    for name, entry in run["files"].items():
+        expected = {test for test in baseline["files"].get(name, {}).get("passing", []) if keep(test)}
+        lost = sorted(expected - set(entry["passing"]))
+        compared[name] = {"baseline_passed": len(expected), "passed_of_baseline": len(expected) - len(lost),
+                          "lost": lost}
     return compared
 
 

@@ -18,8 +18,10 @@ import pytest
 from icd_skips import unavailable
 
 SOURCES = Path(__file__).resolve().parent / "c"
+PROGRAM_TIMEOUT_S = 120   # each takes about a second on PoCL
 PROGRAMS = ("vector_add", "reduction", "events_profiling", "image_blur", "error_conventions")
 MISSING_PIECES = [
+    (re.compile(r"(stdio|stdlib)\.h: No such file"), "the C library's headers are not installed (apt-get install libc6-dev)"),
     (re.compile(r"CL/cl\.h: No such file"), "the OpenCL headers are not installed (apt-get install opencl-headers)"),
     (re.compile(r"cannot find -lOpenCL"), "the ICD loader's libOpenCL.so is not installed "
                                           "(apt-get install ocl-icd-opencl-dev)"),
@@ -52,8 +54,12 @@ def built(_built) -> Path:
 
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_c_host_program_passes(name, built, icd_vendor_under_test):
-    done = subprocess.run([str(built / name)], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, **icd_vendor_under_test.environment()})
+    try:
+        done = subprocess.run([str(built / name)], capture_output=True, text=True, timeout=PROGRAM_TIMEOUT_S,
+                              env={**os.environ, **icd_vendor_under_test.environment()})
+    except subprocess.TimeoutExpired as hung:
+        pytest.fail(f"{name} did not finish in {PROGRAM_TIMEOUT_S} s; its output so far:\n"
+                    f"{(hung.stdout or b'').decode(errors='replace')}", pytrace=False)
     shown = f"stdout:\n{done.stdout}\nstderr:\n{done.stderr[-3000:]}"
     assert done.returncode == 0, f"{name} exited with status {done.returncode}\n{shown}"
     assert f"{name}: PASS" in done.stdout, shown

@@ -1,0 +1,70 @@
+"""pyopencl's own test suite on the vendor under test: a representative subset (CI_SUBSET in
+pyopencl_suite.py), file by file, must pass at least 95% of the tests of that subset that pass on
+PoCL (tests/icd/pocl_baseline.json, recorded on the development machine).
+
+The whole suite and the examples are the script's job (`python tests/icd/pyopencl_suite.py`).
+"""
+from __future__ import annotations
+
+import json
+from importlib.util import find_spec
+from pathlib import Path
+
+import pytest
+
+import pyopencl_sdist
+import pyopencl_suite
+from icd_skips import unavailable
+from suite_results import comparison
+
+BASELINE = Path(__file__).resolve().parent / "pocl_baseline.json"
+REQUIRED_PERCENT = 95
+SUBSET_FILE_TIMEOUT_S = 600
+
+
+@pytest.fixture(scope="module")
+def baseline() -> dict:
+    return json.loads(BASELINE.read_text())
+
+
+@pytest.fixture(scope="module")
+def suite(baseline, _vendor_or_reason) -> Path:
+    if isinstance(_vendor_or_reason, str):   # no vendor to test: no need to fetch anything
+        unavailable(_vendor_or_reason)
+    if find_spec("pyopencl") is None:
+        unavailable("pyopencl is not installed (pip install pyopencl)")
+    installed = pyopencl_sdist.installed_version()
+    if installed != baseline["pyopencl_version"]:
+        unavailable(f"the PoCL baseline is for pyopencl {baseline['pyopencl_version']}, {installed} is "
+                    f"installed: record one with `python tests/icd/pyopencl_suite.py --vendor pocl "
+                    f"--write-baseline tests/icd/pocl_baseline.json` where PoCL is installed")
+    try:
+        return pyopencl_sdist.suite_dir(installed)
+    except pyopencl_sdist.SuiteUnavailable as reason:
+        unavailable(str(reason))
+
+
+def test_the_baseline_has_passes_in_every_file_of_the_subset(baseline):
+    """The baseline holds passes for every file of the subset, so the comparison below has weight."""
+    for name in pyopencl_suite.CI_SUBSET:
+        passing = [test for test in baseline["files"][name]["passing"] if pyopencl_suite.in_subset(test)]
+        assert passing, f"no test of the subset passes on PoCL in {name}"
+    chosen = sum(pyopencl_suite.in_subset(test) for entry in baseline["files"].values() for test in entry["passing"])
+    assert chosen >= 120
+
+
+@pytest.mark.parametrize("name", list(pyopencl_suite.CI_SUBSET))
+def test_pyopencl_subset_passes_as_on_pocl(name, icd_vendor_under_test, suite, baseline, tmp_path):
+    result = pyopencl_suite.run_file(suite, icd_vendor_under_test, name, pyopencl_suite.subset_selection(name),
+                                     timeout=SUBSET_FILE_TIMEOUT_S, logs=tmp_path)
+    run = {"files": {name: result.as_json()}}
+    compared = comparison(run, baseline, pyopencl_suite.in_subset)[name]
+    expected, passing = compared["baseline_passed"], compared["passed_of_baseline"]
+    needed = (REQUIRED_PERCENT * expected + 99) // 100
+    log = (tmp_path / f"{Path(name).stem}.log").read_text(errors="replace")
+    assert passing >= needed, (
+        f"{name} on {icd_vendor_under_test.label}: {passing} of the {expected} tests that pass on PoCL pass "
+        f"(at least {needed} needed); the run {result.status}, {result.counts()}\nnot passing:\n  "
+        + "\n  ".join(f"{test}: {result.outcomes.get(test, 'not run')} {result.messages.get(test, '')}"
+                      for test in compared["lost"])
+        + f"\n--- the end of pytest's output ---\n{log[-4000:]}")
