@@ -38,7 +38,7 @@ def pytest_terminal_summary(terminalreporter):
     if not reasons:
         return
     terminalreporter.section("ICD tests not run", sep="-", yellow=True)
-    for reason, count in reasons.items():
-        terminalreporter.write_line(f"{count} ICD test(s): {reason}")
+    for reason in reasons:
+        terminalreporter.write_line(f"skipped: {reason}")
     terminalreporter.write_line(f"(set {icd_vendor.REQUIRED_VARIABLE}=1 to make these failures; "
                                 f"{icd_vendor.SELECT_VARIABLE}=pocl tests the system's PoCL)")

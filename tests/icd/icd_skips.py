@@ -6,11 +6,11 @@ import pytest
 
 import icd_vendor
 
-reasons: dict[str, int] = {}   # reason -> how many tests it stopped
+reasons: dict[str, None] = {}   # each reason once, in the order met
 
 
 def unavailable(reason: str):
-    reasons[reason] = reasons.get(reason, 0) + 1
+    reasons[reason] = None
     if icd_vendor.required():
         pytest.fail(f"{reason} (and {icd_vendor.REQUIRED_VARIABLE} is set)", pytrace=False)
     pytest.skip(reason)
