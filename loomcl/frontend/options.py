@@ -30,7 +30,8 @@ class BuildOptions:
     macros: tuple[MacroOption, ...] = ()
     include_dirs: tuple[str, ...] = ()
     cl_std: str | None = None
-    """-cl-std's version, or None when not given (OpenCL C 1.2, the device's; predefined.py)."""
+    """-cl-std's version, or None when not given (OpenCL C 1.2, the device's; predefined.py).
+    CL2.x is refused: the device has no OpenCL C 2.0 (runtime/versions.py)."""
     fast_relaxed_math: bool = False
     mad_enable: bool = False
     no_signed_zeros: bool = False
@@ -63,7 +64,8 @@ _FLAGS = {
 # Standard options that change nothing for a CPU device.
 _IGNORED = {"-cl-strict-aliasing", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp",
             "-cl-fp32-correctly-rounded-divide-sqrt"}
-_STANDARDS = {"CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0"}
+_STANDARDS = {"CL1.0", "CL1.1", "CL1.2", "CL3.0"}  # the device's OPENCL_C_ALL_VERSIONS
+_UNSUPPORTED_STANDARDS = {"CL2.0", "CL2.1", "CL2.2"}
 
 
 def parse_options(options: str | list[str] | tuple[str, ...] | None) -> BuildOptions:
@@ -96,6 +98,9 @@ def _parse_one(words: list[str], i: int, result: BuildOptions) -> tuple[BuildOpt
         return result, i + 1
     if word.startswith("-cl-std="):
         std = word[len("-cl-std="):]
+        if std in _UNSUPPORTED_STANDARDS:
+            raise OptionError(word, f"the device does not support OpenCL C {std[2:]} (it compiles "
+                                    f"OpenCL C 1.0, 1.1, 1.2 and 3.0)")
         if std not in _STANDARDS:
             raise OptionError(word, "unknown OpenCL C version")
         return replace(result, cl_std=std), i + 1

@@ -36,11 +36,11 @@ _KERNEL_POINTER_SPACES = (T.AddressSpace.GLOBAL, T.AddressSpace.CONSTANT, T.Addr
 class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, WarningChecker):
     def __init__(self, options: BuildOptions, diags: Diagnostics):
         self.diags = diags
-        # An explicit -cl-std=CL1.x is strict: unqualified pointees are private. Otherwise they are
-        # generic (OpenCL C 2.0), which loomcl also accepts in its default 1.2 mode: every valid
-        # 1.2 program means the same, since all address spaces are one memory on a CPU.
-        self.pointee_default = T.AddressSpace.PRIVATE if options.cl_std in ("CL1.0", "CL1.1",
-                                                                            "CL1.2") \
+        # An explicit -cl-std is strict: unqualified pointees are private (OpenCL C 1.x, and 3.0
+        # without __opencl_c_generic_address_space, which loomcl lacks). Without it they are generic
+        # (OpenCL C 2.0), which loomcl accepts in its default 1.2 mode: every valid 1.2 program
+        # means the same, since all address spaces are one memory on a CPU.
+        self.pointee_default = T.AddressSpace.PRIVATE if options.cl_std is not None \
             else T.AddressSpace.GENERIC
         self.scopes: list[dict[str, object]] = [{}]
         self.function: A.FunctionDecl | None = None

@@ -10,11 +10,16 @@ from .constants import (
     command_queue_properties,
     command_type,
     context_info,
+    device_affinity_domain,
+    device_atomic_capabilities,
+    device_device_enqueue_capabilities,
     device_exec_capabilities,
     device_fp_config,
     device_info,
     device_local_mem_type,
     device_mem_cache_type,
+    device_partition_property,
+    device_svm_capabilities,
     device_type,
     event_info,
     kernel_arg_access_qualifier,
@@ -29,8 +34,10 @@ from .constants import (
     mem_object_type,
     platform_info,
     profiling_info,
+    program_binary_type,
     program_build_info,
     program_info,
+    version_bits,
 )
 from .context import Context, create_some_context
 from .device import Device
@@ -40,6 +47,7 @@ from .local_memory import LocalMemory
 from .mapping import MemoryMap, enqueue_map_buffer
 from .platform import Platform, get_cl_header_version, get_platforms
 from .program import CompilerWarning, Program, compiler_output
+from .versions import NameVersion
 from .transfer import enqueue_barrier, enqueue_copy, enqueue_fill_buffer, enqueue_marker
 
 __all__ = [name for name, value in globals().items() if not name.startswith("_") and not isinstance(value, _ModuleType)]
