@@ -132,3 +132,36 @@ def _with_prefixed(result: BuildOptions, prefix: str, argument: str) -> BuildOpt
     else:
         macro = MacroOption(name, value if eq else "1")
     return replace(result, macros=result.macros + (macro,))
+
+
+@dataclass(frozen=True)
+class LinkOptions:
+    """clLinkProgram's options (OpenCL 3.0 API spec 5.8.7): -create-library, -enable-link-options
+    (only with it) and the math options, which apply to the whole program being linked."""
+
+    create_library: bool = False
+    enable_link_options: bool = False
+    math: BuildOptions = BuildOptions()
+    """The math options given (only those fields set)."""
+
+
+_LINK_MATH = ("-cl-denorms-are-zero", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
+              "-cl-finite-math-only", "-cl-fast-relaxed-math")
+
+
+def parse_link_options(options: str | list[str] | tuple[str, ...] | None) -> LinkOptions:
+    """Parse link options; OptionError names an option that is not a link option."""
+    result = LinkOptions()
+    for word in _split(options):
+        if word == "-create-library":
+            result = replace(result, create_library=True)
+        elif word == "-enable-link-options":
+            result = replace(result, enable_link_options=True)
+        elif word in _LINK_MATH:
+            result = replace(result, math=replace(result.math, **{_FLAGS[word]: True}))
+        elif word != "-cl-no-subgroup-ifp":  # no subgroups: nothing to change
+            raise OptionError(word, "not a link option (link options are -create-library, "
+                                    "-enable-link-options and the math options " + ", ".join(_LINK_MATH) + ")")
+    if result.enable_link_options and not result.create_library:
+        raise OptionError("-enable-link-options", "a link option allowed only with -create-library")
+    return result

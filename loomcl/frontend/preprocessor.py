@@ -53,6 +53,7 @@ class _Conditional:
 class Preprocessor:
     options: BuildOptions
     diags: Diagnostics
+    headers: dict[str, str] = field(default_factory=dict)  # `#include` name -> text, before files
     macros: dict[str, Macro] = field(default_factory=dict)
     _pending: list[Token] = field(default_factory=list)
     _conditionals: list[_Conditional] = field(default_factory=list)
@@ -303,16 +304,21 @@ class Preprocessor:
         if target is None:
             self.diags.error(directive.loc, "expected \"FILENAME\" or <FILENAME>")
             return
-        path = self._find_include(target, line[0].is_("<"), directive)
+        path = target if target in self.headers else self._find_include(target, line[0].is_("<"), directive)
         if path is None:
             self.diags.error(line[0].loc, f"'{target}' file not found", len(line[0].text))
         elif self._include_count >= _MAX_INCLUDES:
             self.diags.error(directive.loc, "#include nested too deeply")
         else:
-            with open(path, encoding="utf-8") as f:
-                tokens = tokenize(SourceFile(path, f.read()), self.diags)
+            tokens = tokenize(SourceFile(path, self._include_text(path)), self.diags)
             self._include_count += 1
             self._push(tokens[:-1])
+
+    def _include_text(self, path: str) -> str:
+        if path in self.headers:
+            return self.headers[path]
+        with open(path, encoding="utf-8") as f:
+            return f.read()
 
     def _find_include(self, target: str, angled: bool, directive: Token) -> str | None:
         dirs = [] if angled else [os.path.dirname(directive.loc.filename) or "."]
@@ -477,6 +483,8 @@ def _stringize(arg: list[Token], where: Token) -> Token:
     return where.copy(kind=TokenKind.STRING, text='"' + "".join(parts) + '"')
 
 
-def preprocess(file: SourceFile, options: BuildOptions, diags: Diagnostics) -> list[Token]:
-    """The preprocessed tokens of `file` (ending with EOF); problems go to diags."""
-    return Preprocessor(options, diags).run(file)
+def preprocess(file: SourceFile, options: BuildOptions, diags: Diagnostics,
+               headers: dict[str, str] | None = None) -> list[Token]:
+    """The preprocessed tokens of `file` (ending with EOF); problems go to diags. `headers` maps
+    `#include` names to their text (clCompileProgram's header programs)."""
+    return Preprocessor(options, diags, headers or {}).run(file)

@@ -9,7 +9,9 @@ local memory). Expressions are checked by sema_expr, initializers by sema_init, 
 resolved with overload.py.
 
 After the walk: every call is linked to the function's definition, and the call graph is searched
-for cycles, because OpenCL C forbids recursion (6.9(k)) -- every call will be inlined.
+for cycles, because OpenCL C forbids recursion (6.9(k)) -- every call will be inlined. A unit
+compiled on its own (clCompileProgram, `separate`) may call functions that another unit defines:
+their calls keep no definition here and are resolved when the units are linked (loomcl/linker.py).
 """
 from __future__ import annotations
 
@@ -34,8 +36,9 @@ _KERNEL_POINTER_SPACES = (T.AddressSpace.GLOBAL, T.AddressSpace.CONSTANT, T.Addr
 
 
 class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, WarningChecker):
-    def __init__(self, options: BuildOptions, diags: Diagnostics):
+    def __init__(self, options: BuildOptions, diags: Diagnostics, separate: bool = False):
         self.diags = diags
+        self.separate = separate  # a unit of a program linked later: functions may be external
         # An explicit -cl-std is strict: unqualified pointees are private (OpenCL C 1.x, and 3.0
         # without __opencl_c_generic_address_space, which loomcl lacks). Without it they are generic
         # (OpenCL C 2.0), which loomcl accepts in its default 1.2 mode: every valid 1.2 program
@@ -127,6 +130,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
         if previous.body is not None and f.body is not None:
             self.diags.error(f.loc, f"redefinition of '{f.name}'")
         f.is_kernel = f.is_kernel or previous.is_kernel
+        f.is_static = f.is_static or previous.is_static  # C 6.2.2: the first declaration's linkage
 
     def check_signature(self, f: A.FunctionDecl) -> None:
         f.result_type = self.resolve_type(f.result_type, f.loc)
@@ -140,6 +144,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
         if f.is_kernel and not f.result_type.is_void:
             self.diags.error(f.loc, "function with '__kernel' attribute must have a void return "
                                     "type")
+        if f.is_kernel and f.is_static:
+            self.diags.error(f.loc, "kernel functions cannot be declared static")
         f.reqd_work_group_size = self.work_group_size_attribute(f)
 
     def check_param_type(self, p: A.ParamDecl, defined: bool) -> None:
@@ -445,7 +451,12 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
                        if isinstance(f, A.FunctionDecl) and f.body is not None}
         for caller, call in self.calls:
             call.function.definition = definitions.get(call.function.name)
-            if call.function.definition is None:
+            if call.function.definition is not None:
+                continue
+            if call.function.is_static:
+                self.diags.error(call.loc, f"static function '{call.function.name}' is used but "
+                                           f"never defined")
+            elif not self.separate:
                 self.diags.error(call.loc, f"function '{call.function.name}' is declared but "
                                            f"never defined")
 
@@ -478,6 +489,8 @@ def _poisoned(e: A.Expr) -> A.Expr:
     return e
 
 
-def analyze(tu: A.TranslationUnit, options: BuildOptions, diags: Diagnostics) -> A.TranslationUnit:
-    """Type-check tu in place (see ast.py for what is guaranteed afterwards)."""
-    return Sema(options, diags).translation_unit(tu)
+def analyze(tu: A.TranslationUnit, options: BuildOptions, diags: Diagnostics,
+            separate: bool = False) -> A.TranslationUnit:
+    """Type-check tu in place (see ast.py for what is guaranteed afterwards); `separate`: a unit
+    compiled to be linked, which may call functions that it only declares."""
+    return Sema(options, diags, separate).translation_unit(tu)

@@ -198,6 +198,9 @@ class Module:
         self.functions: dict[str, Function] = {}
         self.globals: list[GlobalVariable] = []  # program-scope __constant data
         self.printf_formats: dict[int, bytes] = {}  # format id (from 1) -> the format of printf calls
+        # A unit compiled to be linked (loomcl/linker.py) also has:
+        self.declarations: dict[str, Function] = {}  # functions it calls that another unit defines (no blocks)
+        self.internal: set[str] = set()  # names of its static functions, invisible to other units
 
     def printf_format_id(self, format: bytes) -> int:
         """The id of a printf format in this program, given on first use."""

@@ -3,7 +3,9 @@
 Two steps, so that calls can refer to functions defined later in the source: first every function
 definition gets its IR signature (`ir.Function`, kernels flagged with their reqd_work_group_size)
 and every program-scope `__constant` variable its `GlobalVariable`; then each body is lowered by a
-`FunctionLowerer`. The module keeps source order, so `--emit ir` reads like the program.
+`FunctionLowerer`. The module keeps source order, so `--emit ir` reads like the program. A call of a
+function that the unit declares but does not define (allowed when it is compiled to be linked)
+calls a declaration in `module.declarations`; static functions are listed in `module.internal`.
 """
 from __future__ import annotations
 
@@ -43,6 +45,8 @@ class ProgramLowerer:
             self.globals[decl] = self.constant(decl, decl.name)
         for decl in self.tu.functions:
             self.functions[decl] = self.module.add_function(signature(decl))
+            if decl.is_static:
+                self.module.internal.add(decl.name)
         for decl, function in self.functions.items():
             FunctionLowerer(self, decl, function).lower()
         return self.module
@@ -74,7 +78,15 @@ class ProgramLowerer:
         if found is None:
             found = next((f for d, f in self.functions.items() if d.name == decl.name), None)
         if found is None:
-            raise LoweringError(f"function '{decl.name}' is called but never defined", loc)
+            found = self.external_function(decl)
+        return found
+
+    def external_function(self, decl: A.FunctionDecl) -> Function:
+        """A function that another unit defines (sema allowed it: a unit compiled to be linked):
+        a declaration the linker replaces by the definition."""
+        found = self.module.declarations.get(decl.name)
+        if found is None:
+            found = self.module.declarations[decl.name] = signature(decl)
         return found
 
 
