@@ -9,8 +9,11 @@ work-item form (lower/program.py), and linking merges such modules, as a C linke
 
 - every unit's functions and `__constant` data are copied (a compiled unit may be linked into
   several programs, so it is never changed);
-- a static function (`module.internal`) is private to its unit: it is renamed `name.N` where
-  another unit uses the name too, so two units' helpers of one name do not clash;
+- a static function (Linkage.INTERNAL) is private to its unit: it is renamed `name.N` where another
+  unit uses the name too, so two units' helpers of one name do not clash; so is a C99 inline
+  definition (Linkage.INLINE: `inline` without `static` or `extern`, as in a header that several
+  units include), which other units' declarations resolve to only if no unit defines the function
+  externally (C leaves that case undefined; loomcl links it);
 - `__constant` data is private to its unit too (OpenCL C 1.2 has no extern variables), renamed on
   a clash;
 - every other function is external: one definition in all units together (a second is a duplicate
@@ -25,7 +28,7 @@ given), which the runtime reports as LINK_PROGRAM_FAILURE with the message in th
 from __future__ import annotations
 
 from .ir import instructions as ins
-from .ir.function import Function, Module
+from .ir.function import Function, Linkage, Module
 from .ir.values import GlobalVariable
 from .transforms.clone import clone_function
 
@@ -64,14 +67,16 @@ def _copy_unit(module: Module, index: int, modules: list[Module], linked: Module
     callees = {}
     for name, function in module.functions.items():
         new_name = name
-        if name in module.internal and (name in others or name in linked.functions):
-            new_name = _unique(f"{name}.{index}", set(linked.functions) | others)
-        elif name in linked.functions:
-            new_name = _unique(f"{name}.{index}", set(linked.functions) | others)  # dup: reported later
+        if name in linked.functions or (_is_private(module, name) and name in others):
+            new_name = _unique(f"{name}.{index}", set(linked.functions) | others)  # external: a duplicate
         copy = callees[function] = clone_function(function, new_name, dict(values))
         linked.add_function(copy)
         _renumber_printf(copy, module, linked)
     return callees
+
+
+def _is_private(module: Module, name: str) -> bool:
+    return module.linkage.get(name, Linkage.EXTERNAL) is not Linkage.EXTERNAL
 
 
 def _names(module: Module) -> set[str]:
@@ -86,12 +91,14 @@ def _unique(name: str, taken: set[str]) -> str:
 
 
 def _external_definitions(modules: list[Module], copies: list[dict]) -> dict[str, tuple[int, Function]]:
-    """Every external function's definition: name -> (unit index, the copy)."""
+    """Every external function's definition: name -> (unit index, the copy); an inline definition
+    where no unit has an external one."""
     definitions: dict[str, tuple[int, Function]] = {}
-    for index, (module, callees) in enumerate(zip(modules, copies)):
-        for name, function in module.functions.items():
-            if name not in module.internal:
-                definitions.setdefault(name, (index, callees[function]))
+    for linkage in (Linkage.EXTERNAL, Linkage.INLINE):
+        for index, (module, callees) in enumerate(zip(modules, copies)):
+            for name, function in module.functions.items():
+                if module.linkage.get(name, Linkage.EXTERNAL) is linkage:
+                    definitions.setdefault(name, (index, callees[function]))
     return definitions
 
 
@@ -99,7 +106,7 @@ def _resolve_declarations(module: Module, index: int, callees: dict, definitions
                           require_all: bool) -> list[str]:
     """Map `module`'s declarations to their definitions (in `callees`); the errors found."""
     errors = [f"error: duplicate symbol '{name}': defined in unit {definitions[name][0]} and in unit {index}"
-              for name in module.functions if name not in module.internal and definitions[name][0] != index]
+              for name in module.functions if not _is_private(module, name) and definitions[name][0] != index]
     for name, declaration in module.declarations.items():
         found = definitions.get(name)
         if found is None:

@@ -131,6 +131,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
             self.diags.error(f.loc, f"redefinition of '{f.name}'")
         f.is_kernel = f.is_kernel or previous.is_kernel
         f.is_static = f.is_static or previous.is_static  # C 6.2.2: the first declaration's linkage
+        f.is_inline = f.is_inline and previous.is_inline  # C99 6.7.4: else an external definition
 
     def check_signature(self, f: A.FunctionDecl) -> None:
         f.result_type = self.resolve_type(f.result_type, f.loc)

@@ -5,12 +5,13 @@ definition gets its IR signature (`ir.Function`, kernels flagged with their reqd
 and every program-scope `__constant` variable its `GlobalVariable`; then each body is lowered by a
 `FunctionLowerer`. The module keeps source order, so `--emit ir` reads like the program. A call of a
 function that the unit declares but does not define (allowed when it is compiled to be linked)
-calls a declaration in `module.declarations`; static functions are listed in `module.internal`.
+calls a declaration in `module.declarations`; static and inline functions are marked in `module.linkage`.
 """
 from __future__ import annotations
 
 from ..frontend import ast as A
 from ..ir import Function, GlobalVariable, KernelAttributes, Module
+from ..ir.function import Linkage
 from ..ir import types as ty
 from .errors import LoweringError, unsupported
 from .function import FunctionLowerer
@@ -46,7 +47,9 @@ class ProgramLowerer:
         for decl in self.tu.functions:
             self.functions[decl] = self.module.add_function(signature(decl))
             if decl.is_static:
-                self.module.internal.add(decl.name)
+                self.module.linkage[decl.name] = Linkage.INTERNAL
+            elif decl.is_inline and not decl.is_kernel:
+                self.module.linkage[decl.name] = Linkage.INLINE
         for decl, function in self.functions.items():
             FunctionLowerer(self, decl, function).lower()
         return self.module

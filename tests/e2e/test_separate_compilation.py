@@ -228,3 +228,36 @@ def test_link_math_options_hold_only_where_every_unit_allows_them():
     options = compiler.linked_options(relaxed.options, [relaxed, mad], link_math)
     assert options.fast_math_flags == ("nsz", "contract")
     assert compiler.linked_options(relaxed.options, [relaxed, strict_library], link_math).fast_math_flags == ()
+
+
+def test_pyopencls_compile_link_test(ctx, queue):
+    """pyopencl's test_compile_link: a header program (itself compiled) with an inline function, a
+    function declared in one unit and defined in another."""
+    vsink = cl.Program(ctx, "void value_sink(float x) {}").compile()
+    pi_h = cl.Program(ctx, "inline float get_pi() { return 3.1415f; }").compile()
+    main = cl.Program(ctx, '#include "pi.h"\nvoid value_sink(float x);\n'
+                           "__kernel void experiment() { value_sink(get_pi() + get_global_id(0)); }")
+    main.compile(headers=[("pi.h", pi_h)])
+    prg = cl.link_program(ctx, [vsink, main], devices=ctx.devices)
+    prg.experiment(queue, (128 ** 2,), (128,))
+    queue.finish()
+
+
+def test_inline_definitions_in_several_units_do_not_clash(ctx, queue, data):
+    header = cl.Program(ctx, "inline float twice(float x) { return 2.0f * x; }")
+    units = [cl.Program(ctx, '#include "twice.h"\n' + body).compile(headers=[("twice.h", header)]) for body in (
+        "float quad(float x);\n__kernel void k(__global float *a) { int i = get_global_id(0); a[i] = quad(twice(a[i])); }",
+        "float quad(float x) { return twice(twice(x)); }")]
+    prg = cl.link_program(ctx, units)
+    np.testing.assert_allclose(run(queue, prg, "k", data), 8 * data, rtol=1e-6)
+
+
+def test_printf_formats_of_all_units_are_renumbered_into_one_table(ctx, queue, capsys):
+    caller = cl.Program(ctx, 'void report(int i);\n'
+                             '__kernel void k() { int i = get_global_id(0); printf("k %d\\n", i); report(i); }')
+    reporter = cl.Program(ctx, 'void report(int i) { printf("report %d of %s\\n", i, "two"); }')
+    prg = cl.link_program(ctx, [caller.compile(), reporter.compile()])
+    prg.k(queue, (2,), (1,))
+    queue.finish()
+    lines = sorted(capsys.readouterr().out.splitlines())
+    assert lines == ["k 0", "k 1", "report 0 of two", "report 1 of two"]
