@@ -1,5 +1,6 @@
-"""Platform and device queries: every param answers with a value of its info_types.py C type, the
-values agree with each other, and the versions read as the spec's formats say."""
+"""Platform and device queries (and those of contexts and programs): every param answers with a
+value of its info_types.py C type, the values agree with each other, and the versions read as the
+spec's formats say."""
 import re
 
 import pytest
@@ -31,6 +32,12 @@ def conforms(ctype: CType, value) -> bool:
             for v in value)
     if ctype is CType.HANDLE:
         return value is None or hasattr(value, "int_ptr")
+    if ctype is CType.HANDLES:
+        return isinstance(value, list) and all(hasattr(v, "int_ptr") for v in value)
+    if ctype is CType.BYTES:
+        return isinstance(value, bytes)
+    if ctype is CType.BINARIES:
+        return isinstance(value, list) and all(isinstance(v, bytes) for v in value)
     raise AssertionError(f"no check for {ctype}")
 
 
@@ -151,3 +158,21 @@ def test_device_and_host_timers_share_the_profiling_clock(device):
     before = device.host_timer
     device_time, host_time = device.device_and_host_timer
     assert device_time == host_time >= before
+
+
+@pytest.mark.parametrize("name", _members(cl.program_info))
+def test_every_program_query_answers_with_its_table_type(prg, name):
+    param = getattr(cl.program_info, name)
+    assert conforms(info_type(cl.program_info, param), prg.get_info(param)), name
+
+
+@pytest.mark.parametrize("name", _members(cl.program_build_info))
+def test_every_program_build_query_answers_with_its_table_type(prg, ctx, name):
+    param = getattr(cl.program_build_info, name)
+    assert conforms(info_type(cl.program_build_info, param), prg.get_build_info(ctx.devices[0], param)), name
+
+
+@pytest.mark.parametrize("name", _members(cl.context_info))
+def test_every_context_query_answers_with_its_table_type(ctx, name):
+    param = getattr(cl.context_info, name)
+    assert conforms(info_type(cl.context_info, param), ctx.get_info(param)), name
