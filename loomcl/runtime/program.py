@@ -44,6 +44,17 @@ def compile_unit(unit: UnitSource):
     return compiled
 
 
+def compile_binary_units(binary: ProgramBinary, routine: str) -> list:
+    """The CompiledUnits of a binary's units, or LogicError INVALID_BINARY if one does not compile
+    (a binary of another loomcl whose compiler accepted it)."""
+    CompileError, OptionError = compiler_errors()
+    try:
+        return [compile_unit(unit) for unit in binary.units]
+    except (CompileError, OptionError) as exc:
+        raise LogicError(routine, status_code.INVALID_BINARY,
+                         f"the binary's source no longer compiles:\n{getattr(exc, 'log', exc)}") from None
+
+
 def compiler_errors() -> tuple[type, type]:
     """(CompileError, OptionError): exported by loomcl.frontend, defined in its diagnostics module."""
     try:
@@ -150,10 +161,10 @@ class Program:
                                  f"a program from a binary builds with the binary's options "
                                  f"{binary.units[0].options!r}, not {options!r}")
             options = binary.units[0].options
-        elif not self._made_from_source("clBuildProgram"):
+        elif not self._made_from_source():
             raise LogicError("clBuildProgram", status_code.INVALID_OPERATION,
                              "a program made by linking is already an executable; it cannot be built again")
-        self._start("clBuildProgram", options)
+        self._start(options)
         compiled = self._run_compiler(lambda: compile_source(self.source, options), "clBuildProgram",
                                       status_code.INVALID_BUILD_OPTIONS, status_code.BUILD_PROGRAM_FAILURE)
         self.set_executable(compiled, ProgramBinary(program_binary_type.EXECUTABLE, (UnitSource(self.source, options),)))
@@ -169,12 +180,12 @@ class Program:
         routine = "clCompileProgram"
         options = option_string(options)
         check_devices(self.context, devices, routine)
-        if not self._made_from_source(routine):
+        if not self._made_from_source():
             raise LogicError(routine, status_code.INVALID_OPERATION,
                              "only a program made from source can be compiled (this one was made from a "
                              "binary or by linking)")
         unit = UnitSource(self.source, options, _header_sources(headers))
-        self._start(routine, options)
+        self._start(options)
         compiled = self._run_compiler(lambda: compile_unit(unit), routine, status_code.INVALID_COMPILER_OPTIONS,
                                       status_code.COMPILE_PROGRAM_FAILURE)
         self.set_units([compiled], ProgramBinary(program_binary_type.COMPILED_OBJECT, (unit,)))
@@ -190,10 +201,10 @@ class Program:
 
         return link_program(context, programs, options, devices)
 
-    def _made_from_source(self, routine: str) -> bool:
+    def _made_from_source(self) -> bool:
         return not self._from_binary and not self._linked
 
-    def _start(self, routine: str, options: str) -> None:
+    def _start(self, options: str) -> None:
         """A (re)build from source begins: the program holds nothing until it succeeds."""
         self._options, self._status, self._build_log = options, build_status.IN_PROGRESS, ""
         if not self._from_binary:
@@ -232,7 +243,7 @@ class Program:
             raise LogicError(routine, status_code.INVALID_OPERATION,
                              f"{self!r} is not a compiled object or library (compile() it first)")
         if self._units is None:
-            self._units = [compile_unit(unit) for unit in self._binary.units]
+            self._units = compile_binary_units(self._binary, routine)
         return self._units
 
     def add_to_build_log(self, text: str) -> None:

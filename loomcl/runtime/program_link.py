@@ -17,7 +17,7 @@ from loomcl.errors import LogicError, RuntimeError, status_code
 
 from .constants import program_binary_type
 from .context import Context
-from .program import Program, check_devices, compile_unit, compiler_errors, compiler_output, option_string
+from .program import Program, check_devices, compile_binary_units, compiler_errors, compiler_output, option_string
 from .program_binary import ProgramBinary
 
 ROUTINE = "clLinkProgram"
@@ -65,7 +65,7 @@ def rebuild_linked(program: Program, options: str) -> Program:
         raise LogicError("clBuildProgram", status_code.INVALID_BUILD_OPTIONS,
                          f"a program from a binary builds with the binary's link options {binary.link_options!r}, "
                          f"not {options!r}")
-    return _link(program, [compile_unit(unit) for unit in binary.units], binary, binary.link_options)
+    return _link(program, compile_binary_units(binary, "clBuildProgram"), binary, binary.link_options)
 
 
 def _input_programs(context: Context, programs) -> list[Program]:

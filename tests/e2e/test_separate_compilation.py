@@ -261,3 +261,12 @@ def test_printf_formats_of_all_units_are_renumbered_into_one_table(ctx, queue, c
     queue.finish()
     lines = sorted(capsys.readouterr().out.splitlines())
     assert lines == ["k 0", "k 1", "report 0 of two", "report 1 of two"]
+
+
+def test_an_object_binary_that_no_longer_compiles_is_invalid_binary(ctx):
+    from loomcl.runtime.program_binary import ProgramBinary, UnitSource, to_binary
+
+    broken = to_binary(ProgramBinary(cl.program_binary_type.COMPILED_OBJECT, (UnitSource("float f( {"),)))
+    prg = cl.Program(ctx, ctx.devices, [broken])
+    with pytest.raises(cl.LogicError, match="(?s)INVALID_BINARY.*no longer compiles.*error"):
+        cl.link_program(ctx, [prg])
