@@ -23,7 +23,6 @@ _COMMON = """
 #define CL_VERSION_2_0 200
 #define CL_VERSION_3_0 300
 #define __OPENCL_VERSION__ 300
-#define __IMAGE_SUPPORT__ 1
 #define __ENDIAN_LITTLE__ 1
 #define true 1
 #define false 0
@@ -106,11 +105,13 @@ _COMMON = """
 #define M_SQRT1_2 0.7071067811865476
 #define FP_ILOGB0 (-2147483647 - 1)
 #define FP_ILOGBNAN 2147483647
+#define __IMAGE_SUPPORT__ 1
 """
 
 
 DEFAULT_C_VERSION = 120
-_OPENCL_C_3_FEATURES = ("__opencl_c_images", "__opencl_c_3d_image_writes", "__opencl_c_fp64", "__opencl_c_int64")
+_OPENCL_C_3_FEATURES = ("__opencl_c_fp64", "__opencl_c_int64", "__opencl_c_images",
+                        "__opencl_c_3d_image_writes")
 
 
 def predefined_source(options: BuildOptions) -> str:

@@ -36,15 +36,15 @@ _KERNEL_POINTER_SPACES = (T.AddressSpace.GLOBAL, T.AddressSpace.CONSTANT, T.Addr
 
 
 class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, WarningChecker):
-    def __init__(self, options: BuildOptions, diags: Diagnostics, separate: bool = False):
+    def __init__(self, options: BuildOptions, diags: Diagnostics):
         self.diags = diags
-        self.separate = separate  # a unit of a program linked later: functions may be external
         # An explicit -cl-std is strict: unqualified pointees are private (OpenCL C 1.x, and 3.0
         # without __opencl_c_generic_address_space, which loomcl lacks). Without it they are generic
         # (OpenCL C 2.0), which loomcl accepts in its default 1.2 mode: every valid 1.2 program
         # means the same, since all address spaces are one memory on a CPU.
         self.pointee_default = T.AddressSpace.PRIVATE if options.cl_std is not None \
             else T.AddressSpace.GENERIC
+        self.separate = False  # a unit of a program linked later: its functions may be external
         self.scopes: list[dict[str, object]] = [{}]
         self.function: A.FunctionDecl | None = None
         self.targets: list[A.Stmt] = []        # enclosing loops and switches, innermost last
@@ -494,4 +494,6 @@ def analyze(tu: A.TranslationUnit, options: BuildOptions, diags: Diagnostics,
             separate: bool = False) -> A.TranslationUnit:
     """Type-check tu in place (see ast.py for what is guaranteed afterwards); `separate`: a unit
     compiled to be linked, which may call functions that it only declares."""
-    return Sema(options, diags, separate).translation_unit(tu)
+    sema = Sema(options, diags)
+    sema.separate = separate
+    return sema.translation_unit(tu)

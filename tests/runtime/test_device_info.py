@@ -6,7 +6,6 @@ import re
 import pytest
 
 import loomcl as cl
-from loomcl.runtime import constants
 from loomcl.runtime.info_types import INFO_TYPES, CType, info_type
 from loomcl.runtime.versions import NameVersion, make_version, version_parts
 
@@ -72,12 +71,12 @@ def test_every_platform_query_answers_with_its_table_type(platform, name):
 
 def test_the_table_covers_every_member_of_every_info_enumeration():
     for class_name in INFO_TYPES:
-        info_class = getattr(constants, class_name, None)
+        info_class = getattr(cl, class_name, None)
         if info_class is None:
-            continue  # an enumeration of a feature another module adds (images, samplers, pipes)
+            continue  # the enumeration of a feature loomcl lacks (pipes) or another module adds
         missing = [name for name in _members(info_class) if name not in INFO_TYPES[class_name]]
         assert not missing, (class_name, missing)
-    infos = [name for name in vars(constants) if name.endswith("_info")]
+    infos = [name for name in dir(cl) if name.endswith("_info")]
     assert set(infos) <= set(INFO_TYPES)
 
 
