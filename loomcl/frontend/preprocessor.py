@@ -304,7 +304,7 @@ class Preprocessor:
         if target is None:
             self.diags.error(directive.loc, "expected \"FILENAME\" or <FILENAME>")
             return
-        path = target if target in self.headers else self._find_include(target, line[0].is_("<"), directive)
+        path = self._find_include(target, line[0].is_("<"), directive)
         if path is None:
             self.diags.error(line[0].loc, f"'{target}' file not found", len(line[0].text))
         elif self._include_count >= _MAX_INCLUDES:
@@ -321,6 +321,10 @@ class Preprocessor:
             return f.read()
 
     def _find_include(self, target: str, angled: bool, directive: Token) -> str | None:
+        """The header program named `target`, else the file it names in the including file's
+        directory (for "...") and the -I directories."""
+        if target in self.headers:
+            return target
         dirs = [] if angled else [os.path.dirname(directive.loc.filename) or "."]
         for d in dirs + list(self.options.include_dirs):
             path = os.path.join(d, target)
