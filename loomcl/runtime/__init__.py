@@ -47,8 +47,8 @@ from .local_memory import LocalMemory
 from .mapping import MemoryMap, enqueue_map_buffer
 from .platform import Platform, get_cl_header_version, get_platforms
 from .program import CompilerWarning, Program, compiler_output
+from .transfer import enqueue_barrier, enqueue_copy, enqueue_fill_buffer, enqueue_marker
 from .program_link import link_program
 from .versions import NameVersion
-from .transfer import enqueue_barrier, enqueue_copy, enqueue_fill_buffer, enqueue_marker
 
 __all__ = [name for name, value in globals().items() if not name.startswith("_") and not isinstance(value, _ModuleType)]
