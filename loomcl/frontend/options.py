@@ -145,7 +145,7 @@ class LinkOptions:
     """The math options given (only those fields set)."""
 
 
-_LINK_MATH = ("-cl-denorms-are-zero", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
+LINK_MATH_OPTIONS = ("-cl-denorms-are-zero", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
               "-cl-finite-math-only", "-cl-fast-relaxed-math")
 
 
@@ -157,11 +157,11 @@ def parse_link_options(options: str | list[str] | tuple[str, ...] | None) -> Lin
             result = replace(result, create_library=True)
         elif word == "-enable-link-options":
             result = replace(result, enable_link_options=True)
-        elif word in _LINK_MATH:
+        elif word in LINK_MATH_OPTIONS:
             result = replace(result, math=replace(result.math, **{_FLAGS[word]: True}))
         elif word != "-cl-no-subgroup-ifp":  # no subgroups: nothing to change
             raise OptionError(word, "not a link option (link options are -create-library, "
-                                    "-enable-link-options and the math options " + ", ".join(_LINK_MATH) + ")")
+                                    "-enable-link-options and the math options " + ", ".join(LINK_MATH_OPTIONS) + ")")
     if result.enable_link_options and not result.create_library:
         raise OptionError("-enable-link-options", "a link option allowed only with -create-library")
     return result

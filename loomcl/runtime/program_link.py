@@ -48,8 +48,8 @@ def link_program(context: Context, programs, options=None, devices=None) -> Prog
 
 def build_from_object(program: Program, options: str) -> Program:
     """clBuildProgram on a program made from a compiled object's or library's binary: link it (alone)
-    into an executable, with `options` as link options."""
-    _parse_options(options, "clBuildProgram", status_code.INVALID_BUILD_OPTIONS)
+    into an executable."""
+    options = _link_part(options)
     units = program.compiled_units("clBuildProgram")
     binary = ProgramBinary(program_binary_type.EXECUTABLE, program._binary.units, options)
     program._from_binary = False  # it holds an executable now; building again is an error
@@ -59,13 +59,28 @@ def build_from_object(program: Program, options: str) -> Program:
 
 def rebuild_linked(program: Program, options: str) -> Program:
     """clBuildProgram on a program made from a linked executable's binary: compile and link its
-    units again, as they were (options, if given, must be the link's)."""
+    units again, with the link's options."""
     binary = program._binary
-    if options and options != binary.link_options:
-        raise LogicError("clBuildProgram", status_code.INVALID_BUILD_OPTIONS,
-                         f"a program from a binary builds with the binary's link options {binary.link_options!r}, "
-                         f"not {options!r}")
-    return _link(program, compile_binary_units(binary, "clBuildProgram"), binary, binary.link_options)
+    options = " ".join(part for part in (binary.link_options, _link_part(options)) if part)
+    return _link(program, compile_binary_units(binary, "clBuildProgram"), binary, options)
+
+
+def _link_part(options: str) -> str:
+    """The words of build options that act when a binary's units are linked: the math options and
+    loomcl's switches. The rest (-D, -I, -cl-std, ...) acted when the units were compiled, so they
+    are accepted (pyopencl adds `-I` to every build) and have no effect; a word that is no build
+    option is LogicError INVALID_BUILD_OPTIONS."""
+    from loomcl.frontend import parse_options
+    from loomcl.frontend.options import LINK_MATH_OPTIONS
+    from loomcl.options import CompilerOptions
+
+    _, rest = CompilerOptions.split(options)
+    try:
+        parse_options(rest)
+    except compiler_errors()[1] as exc:
+        raise LogicError("clBuildProgram", status_code.INVALID_BUILD_OPTIONS, str(exc)) from None
+    loomcl_words = set(options.split()) - set(rest.split())
+    return " ".join(word for word in options.split() if word in LINK_MATH_OPTIONS or word in loomcl_words)
 
 
 def _input_programs(context: Context, programs) -> list[Program]:

@@ -270,3 +270,15 @@ def test_an_object_binary_that_no_longer_compiles_is_invalid_binary(ctx):
     prg = cl.Program(ctx, ctx.devices, [broken])
     with pytest.raises(cl.LogicError, match="(?s)INVALID_BINARY.*no longer compiles.*error"):
         cl.link_program(ctx, [prg])
+
+
+def test_building_a_binary_accepts_the_front_ends_options_as_pyopencl_adds_them(ctx, queue, objects, data):
+    """pyopencl adds `-I its/include/dir` to every build; the units were compiled already, so only
+    the options that act at link time (math options, loomcl's switches) change anything."""
+    user, library = objects
+    linked = cl.link_program(ctx, [user, library])
+    again = cl.Program(ctx, ctx.devices, linked.binaries).build(options=["-I", "/nowhere", "-cl-no-signed-zeros"])
+    assert again.get_build_info(ctx.devices[0], cl.program_build_info.OPTIONS) == "-cl-no-signed-zeros"
+    np.testing.assert_allclose(run(queue, again, "apply", data), expected_apply(data), rtol=1e-6)
+    with pytest.raises(cl.LogicError, match="INVALID_BUILD_OPTIONS.*-cl-bogus"):
+        cl.Program(ctx, ctx.devices, user.binaries).build(options="-cl-bogus")
