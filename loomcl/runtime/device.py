@@ -59,7 +59,7 @@ _FP_CONFIG = (
 )
 # OpenCL C 1.2's atomic functions are relaxed read-modify-writes, atomic across the whole device on
 # global memory; barrier() and mem_fence() order memory within a work-group (acquire-release). These
-# are the 3.0 spec's minimum capabilities (its table 4.3), plus device scope for global atomics.
+# are the 3.0 spec's minimum capabilities, plus device scope for global atomics.
 _ATOMIC_MEMORY = (device_atomic_capabilities.ORDER_RELAXED | device_atomic_capabilities.SCOPE_WORK_GROUP
                   | device_atomic_capabilities.SCOPE_DEVICE)
 _ATOMIC_FENCE = (device_atomic_capabilities.ORDER_RELAXED | device_atomic_capabilities.ORDER_ACQ_REL
