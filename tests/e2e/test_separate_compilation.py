@@ -282,3 +282,17 @@ def test_building_a_binary_accepts_the_front_ends_options_as_pyopencl_adds_them(
     np.testing.assert_allclose(run(queue, again, "apply", data), expected_apply(data), rtol=1e-6)
     with pytest.raises(cl.LogicError, match="INVALID_BUILD_OPTIONS.*-cl-bogus"):
         cl.Program(ctx, ctx.devices, user.binaries).build(options="-cl-bogus")
+
+
+def test_structs_pass_between_units_and_a_different_layout_is_a_conflict(ctx, queue):
+    pair = "typedef struct { int count; float weight; } Pair;\n"
+    caller = cl.Program(ctx, pair + "Pair make(int i);\n__kernel void k(__global float *out) {\n"
+                                    "    int i = get_global_id(0); Pair p = make(i); out[i] = p.count * p.weight; }")
+    maker = cl.Program(ctx, pair + "Pair make(int i) { Pair p = {i + 1, 0.5f}; return p; }")
+    prg = cl.link_program(ctx, [caller.compile(), maker.compile()])
+    out = np.zeros(8, np.float32)
+    np.testing.assert_array_equal(run(queue, prg, "k", out), (np.arange(8) + 1) * 0.5)
+    other = cl.Program(ctx, "typedef struct { int count; double weight; } Pair;\n"
+                            "Pair make(int i) { Pair p = {i, 1.0}; return p; }").compile()
+    with pytest.raises(cl.RuntimeError, match="conflicting types for 'make'"):
+        cl.link_program(ctx, [caller, other])
