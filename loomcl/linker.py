@@ -20,7 +20,10 @@ work-item form (lower/program.py), and linking merges such modules, as a C linke
   symbol), and each unit's declarations (`module.declarations`, calls of functions it does not
   define) are resolved to it by name; the declaration and the definition must have the same
   signature in the IR, since the call is rewritten to call the definition directly;
-- printf formats are renumbered into the program's one table.
+- printf formats are renumbered into the program's one table;
+- the call graph of the linked program must have no cycle: each unit's sema rejects recursion
+  within it, and a cycle through several units (OpenCL C forbids recursion, 6.9(k)) is reported
+  here, before the inliner would meet it.
 
 A problem raises `LinkError` naming the symbol and the units involved (numbered from 0 in the order
 given), which the runtime reports as LINK_PROGRAM_FAILURE with the message in the build log.
@@ -50,6 +53,10 @@ def link_modules(modules: list[Module], require_all: bool = True) -> Module:
     if errors:
         raise LinkError("\n".join(errors))
     _retarget_calls(linked, owners)
+    cycle = _call_cycle(linked)
+    if cycle:
+        raise LinkError(f"error: recursive call across units: {' -> '.join(cycle)} (recursion is not "
+                        f"allowed in OpenCL)")
     return linked
 
 
@@ -146,3 +153,31 @@ def _renumber_printf(function: Function, module: Module, linked: Module) -> None
     for inst in function.instructions():
         if isinstance(inst, ins.Printf):
             inst.format_id = linked.printf_format_id(module.printf_formats[inst.format_id])
+
+
+def _call_cycle(module: Module) -> list[str]:
+    """Function names along a cycle of calls (first name repeated last), or [] if there is none."""
+    state: dict[Function, str] = {}
+    path: list[Function] = []
+    defined = set(module.functions.values())  # a library keeps declarations: no calls to follow
+
+    def visit(function: Function) -> list[str]:
+        state[function], found = "active", []
+        path.append(function)
+        for inst in function.instructions():
+            if found or not isinstance(inst, ins.Call) or inst.callee not in defined:
+                continue
+            if state.get(inst.callee) == "active":
+                found = [f.name for f in path[path.index(inst.callee):]] + [inst.callee.name]
+            elif inst.callee not in state:
+                found = visit(inst.callee)
+        path.pop()
+        state[function] = "done"
+        return found
+
+    for function in module.functions.values():
+        if function not in state:
+            cycle = visit(function)
+            if cycle:
+                return cycle
+    return []

@@ -296,3 +296,11 @@ def test_structs_pass_between_units_and_a_different_layout_is_a_conflict(ctx, qu
                             "Pair make(int i) { Pair p = {i, 1.0}; return p; }").compile()
     with pytest.raises(cl.RuntimeError, match="conflicting types for 'make'"):
         cl.link_program(ctx, [caller, other])
+
+
+def test_recursion_through_two_units_fails_the_link(ctx):
+    ping = cl.Program(ctx, "int pong(int n);\nint ping(int n) { return n ? pong(n - 1) : 0; }\n"
+                           "__kernel void k(__global int *a) { a[0] = ping(a[0]); }").compile()
+    pong = cl.Program(ctx, "int ping(int n);\nint pong(int n) { return ping(n); }").compile()
+    with pytest.raises(cl.RuntimeError, match=r"recursive call across units: (ping -> pong -> ping|pong -> ping -> pong)"):
+        cl.link_program(ctx, [ping, pong])
