@@ -23,10 +23,13 @@ Encodings (`CType.code` is the `struct` format of one element, native sizes):
   answered as a single 0, as the spec asks of a device that cannot be partitioned.
 - POINTER: void* of an int address (0 for NULL); BINARIES: unsigned char*[] (the caller's buffers,
   filled with the bytes of a list of bytes); IMAGE_FORMAT: cl_image_format (two cl_uint).
+
+`encode(ctype, value, handle)` gives the bytes clGet*Info writes for every type but BINARIES.
 """
 from __future__ import annotations
 
 import enum
+import struct
 
 
 class CType(enum.Enum):
@@ -173,3 +176,43 @@ def info_type(info_class: type, param: int) -> CType:
     """The C type of `info_class`'s answer to `param` (an int of that enumeration); KeyError for a
     param the table does not know, ValueError for one that is not in the enumeration."""
     return INFO_TYPES[info_class.__name__][info_class.to_string(param)]
+
+
+NAME_SIZE = 64  # CL_NAME_VERSION_MAX_NAME_SIZE
+
+
+def encode(ctype: CType, value, handle=lambda obj: obj.int_ptr) -> bytes:
+    """The bytes of `value` (a Python answer of type `ctype`) as clGet*Info writes them, in native
+    byte order and sizes; `handle(obj)` is the C handle of a runtime object. BINARIES are not one
+    buffer (the caller gives one per device): TypeError."""
+    if ctype.is_scalar:
+        return struct.pack("@" + ctype.code, int(value))
+    if ctype is CType.STRING:
+        return value.encode() + b"\0"
+    if ctype is CType.BYTES:
+        return bytes(value)
+    if ctype is CType.SIZE_ARRAY:
+        return struct.pack(f"@{len(value)}N", *value)
+    if ctype is CType.NAME_VERSIONS:
+        return b"".join(struct.pack("@I64s", nv.version, nv.name.encode()[:NAME_SIZE - 1]) for nv in value)
+    if ctype in (CType.HANDLE, CType.HANDLES):
+        objects = value if ctype is CType.HANDLES else [value]
+        return struct.pack(f"@{len(objects)}P", *(0 if obj is None else handle(obj) for obj in objects))
+    if ctype in (CType.PROPERTIES, CType.PARTITION_PROPERTIES):
+        words = [word if isinstance(word, int) else handle(word) for word in _flat(value)]
+        if words or ctype is CType.PARTITION_PROPERTIES:
+            words.append(0)  # the terminator (a device that cannot be partitioned: a single 0)
+        return struct.pack(f"@{len(words)}q", *words)
+    if ctype is CType.POINTER:
+        return struct.pack("@P", value or 0)
+    if ctype is CType.IMAGE_FORMAT:
+        return struct.pack("@II", value.channel_order, value.channel_data_type)
+    raise TypeError(f"{ctype.c_name} is written into the caller's buffers, one per device")
+
+
+def _flat(properties) -> list:
+    """A properties list as words: pyopencl gives (name, value) pairs, C a flat list."""
+    words = []
+    for item in properties:
+        words.extend(item if isinstance(item, (tuple, list)) else (item,))
+    return words

@@ -175,3 +175,32 @@ def test_every_program_build_query_answers_with_its_table_type(prg, ctx, name):
 def test_every_context_query_answers_with_its_table_type(ctx, name):
     param = getattr(cl.context_info, name)
     assert conforms(info_type(cl.context_info, param), ctx.get_info(param)), name
+
+
+def test_every_device_and_platform_answer_encodes_to_its_c_bytes(device, platform):
+    import struct
+
+    from loomcl.runtime.info_types import encode
+
+    for owner, info_class in ((device, cl.device_info), (platform, cl.platform_info)):
+        for name in _members(info_class):
+            param = getattr(info_class, name)
+            value = owner.get_info(param)
+            data = encode(info_type(info_class, param), value, handle=lambda obj: 0x1000)
+            ctype = info_type(info_class, param)
+            if ctype.is_scalar:
+                assert struct.unpack("@" + ctype.code, data)[0] == value, name
+            elif ctype is CType.STRING:
+                assert data == value.encode() + b"\0", name
+    assert encode(CType.SIZE_ARRAY, device.max_work_item_sizes) == struct.pack("@3N", 4096, 4096, 4096)
+    features = encode(CType.NAME_VERSIONS, device.opencl_c_features)
+    assert len(features) == 68 * len(device.opencl_c_features)
+    version, name = struct.unpack_from("@I64s", features)
+    assert (version, name.rstrip(b"\0")) == (make_version(3, 0), b"__opencl_c_images")
+    assert encode(CType.PARTITION_PROPERTIES, device.partition_properties) == struct.pack("@q", 0)
+    assert encode(CType.PROPERTIES, []) == b""
+    assert encode(CType.PROPERTIES, [(0x1084, platform)], handle=lambda obj: 7) == struct.pack("@3q", 0x1084, 7, 0)
+    assert encode(CType.HANDLE, device.platform, handle=lambda obj: 7) == struct.pack("@P", 7)
+    assert encode(CType.HANDLE, device.parent_device) == struct.pack("@P", 0)
+    with pytest.raises(TypeError, match="one per device"):
+        encode(CType.BINARIES, [b"x"])
