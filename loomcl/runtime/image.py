@@ -1,8 +1,8 @@
 """Images: pyopencl's `Image`, `create_image` and `image_from_array`.
 
 An image's pixels are host memory laid out as OpenCL describes it to the host (image_desc.py): rows
-of `element_size`-byte pixels `row_pitch` apart, planes `slice_pitch` apart. Fresh images are packed
-and 64-byte aligned; USE_HOST_PTR images are the caller's memory with the caller's pitches, and a 1D
+of `element_size`-byte pixels `row_pitch` apart, planes `slice_pitch` apart. Fresh images, COPY_HOST_PTR
+ones included, are packed and 64-byte aligned; USE_HOST_PTR images are the caller's memory with the caller's pitches, and a 1D
 buffer image is its buffer's memory. Kernels reach the pixels through `descriptor`, the ABI structure
 of loomcl/codegen/image_abi.py, which lives as long as the image.
 """
@@ -12,6 +12,7 @@ import ctypes
 import warnings
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from loomcl.codegen import image_abi
 from loomcl.errors import LogicError, status_code
@@ -20,7 +21,7 @@ from .buffer import Buffer, aligned_zeros, check_mem_flags, host_bytes
 from .constants import info_attribute, mem_flags, mem_info, mem_object_type
 from .context import Context
 from .image_constants import channel_order, channel_type, image_info
-from .image_desc import ARRAYS, ImageDescriptor, descriptor_from_arguments, layout
+from .image_desc import ARRAYS, ImageDescriptor, Layout, descriptor_from_arguments, layout
 from .image_format import ImageFormat, check_format
 
 _ROUTINE = "clCreateImage"
@@ -59,12 +60,14 @@ class Image:
             hostbuf = None
         check_mem_flags(flags, hostbuf, _ROUTINE)
         self.format = check_format(format, _ROUTINE)
-        self.layout = layout(desc, format.itemsize, context.devices[0], hostbuf is not None)
+        host_layout = layout(desc, format.itemsize, context.devices[0], hostbuf is not None)
+        use_host = bool(flags & mem_flags.USE_HOST_PTR)
+        self.layout = host_layout if use_host else host_layout.packed()
         self.context = context
         self.buffer = self._check_buffer(desc, int(flags))
         self.flags = int(flags) or (self.buffer.flags & _ACCESS if self.buffer is not None else 0)
-        self._hostbuf = hostbuf if flags & mem_flags.USE_HOST_PTR else None
-        self._memory = self._allocate(hostbuf)
+        self._hostbuf = hostbuf if use_host else None
+        self._memory = self._allocate(hostbuf, host_layout)
         self.descriptor = self._descriptor()
 
     def _check_buffer(self, desc: ImageDescriptor, flags: int) -> Buffer | None:
@@ -92,22 +95,26 @@ class Image:
                              f"the buffer has {buffer.size}")
         return buffer
 
-    def _allocate(self, hostbuf) -> np.ndarray:
-        nbytes = self.layout.nbytes
+    def _allocate(self, hostbuf, host_layout: Layout) -> np.ndarray:
+        """The image's bytes: its buffer's, the hostbuf itself (USE_HOST_PTR), or fresh packed memory
+        holding a copy of the hostbuf's pixels (COPY_HOST_PTR) or zeros."""
         if self.buffer is not None:
-            return self.buffer.memory(_ROUTINE)[:nbytes]
+            return self.buffer.memory(_ROUTINE)[:self.layout.nbytes]
         if hostbuf is None:
-            return aligned_zeros(nbytes)
+            return aligned_zeros(self.layout.nbytes)
         use = bool(self.flags & mem_flags.USE_HOST_PTR)
         host = host_bytes(hostbuf if use else np.ascontiguousarray(hostbuf), _ROUTINE, writable=use)
-        if host.size < nbytes:
+        if host.size < host_layout.nbytes:
             raise LogicError(_ROUTINE, status_code.INVALID_HOST_PTR,
-                             f"hostbuf has {host.size} bytes; the image's shape {self.layout.shape} and pitches "
-                             f"({self.layout.row_pitch}, {self.layout.plane_pitch}) need {nbytes}")
+                             f"hostbuf has {host.size} bytes; the image's shape {host_layout.shape} and pitches "
+                             f"({host_layout.row_pitch}, {host_layout.plane_pitch}) need {host_layout.nbytes}")
         if use:
-            return host[:nbytes]
-        memory = aligned_zeros(nbytes)
-        memory[:] = host[:nbytes]
+            return host[:host_layout.nbytes]
+        memory = aligned_zeros(self.layout.nbytes)
+        lay = self.layout
+        pixels = as_strided(host, shape=(lay.planes, lay.rows, lay.row_pitch),
+                            strides=(host_layout.plane_pitch, host_layout.row_pitch, 1))
+        memory.reshape(lay.planes, lay.rows, lay.row_pitch)[...] = pixels
         return memory
 
     def _descriptor(self) -> image_abi.ImageDescriptor:

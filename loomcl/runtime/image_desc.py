@@ -5,11 +5,12 @@ image type pyopencl's constructor arguments name, and the checks of sizes and pi
 by `planes` planes: a plane is a 3D slice or an array layer, so a 1D image array is one row per layer
 and its layer index, the y of the API's origins and regions, is a plane index here (`plane_axis`).
 `row_pitch` and `plane_pitch` are bytes; a pitch with nothing to step is the whole extent below it,
-so every image's bytes are `plane_pitch * planes`.
+so every image's bytes are `plane_pitch * planes`. Pitches given at creation describe a hostbuf; an
+image keeps them only when it is that memory (USE_HOST_PTR) and is packed otherwise.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -117,10 +118,10 @@ class Layout:
     def nbytes(self) -> int:
         return self.plane_pitch * self.planes
 
-    @property
-    def plane_axis(self) -> int:
-        """Which axis of an API origin or region counts planes (1 for a 1D array's layers)."""
-        return 1 if self.image_type == mem_object_type.IMAGE1D_ARRAY else 2
+    def packed(self) -> Layout:
+        """The same image with no padding: rows and planes back to back."""
+        row_pitch = self.width * self.element_size
+        return replace(self, row_pitch=row_pitch, plane_pitch=row_pitch * self.rows)
 
 
 def layout(desc: ImageDescriptor, element_size: int, device, has_host: bool) -> Layout:
