@@ -3,7 +3,7 @@ image type pyopencl's constructor arguments name, and the checks of sizes and pi
 
 `Layout` is the checked result. Every image is addressed as a box of `width` pixels by `rows` rows
 by `planes` planes: a plane is a 3D slice or an array layer, so a 1D image array is one row per layer
-and its layer index, the y of the API's origins and regions, is a plane index here (`plane_axis`).
+and its layer index, the y of the API's origins and regions, is a plane index here.
 `row_pitch` and `plane_pitch` are bytes; a pitch with nothing to step is the whole extent below it,
 so every image's bytes are `plane_pitch * planes`. Pitches given at creation describe a hostbuf; an
 image keeps them only when it is that memory (USE_HOST_PTR) and is packed otherwise.
