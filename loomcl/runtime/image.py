@@ -12,7 +12,6 @@ import ctypes
 import warnings
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from loomcl.codegen import image_abi
 from loomcl.errors import LogicError, status_code
@@ -112,8 +111,8 @@ class Image:
             return host[:host_layout.nbytes]
         memory = aligned_zeros(self.layout.nbytes)
         lay = self.layout
-        pixels = as_strided(host, shape=(lay.planes, lay.rows, lay.row_pitch),
-                            strides=(host_layout.plane_pitch, host_layout.row_pitch, 1))
+        pixels = np.ndarray((lay.planes, lay.rows, lay.row_pitch), np.uint8, host, 0,
+                            (host_layout.plane_pitch, host_layout.row_pitch, 1))
         memory.reshape(lay.planes, lay.rows, lay.row_pitch)[...] = pixels
         return memory
 

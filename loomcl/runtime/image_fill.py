@@ -10,7 +10,6 @@ saturates to its range. The channel order picks and orders the components (BGRA 
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from loomcl.errors import LogicError, status_code
 
@@ -60,12 +59,8 @@ def fill_image(image: Image, color, origin, region) -> None:
     if not isinstance(image, Image):
         raise LogicError(_ROUTINE, status_code.INVALID_MEM_OBJECT, f"{image!r} is not an Image")
     pixel = np.frombuffer(encode_pixel(image.format, color), dtype=np.uint8)
-    box, _ = image_box(image, origin, region, _ROUTINE)
-    element = pixel.size
-    depth, rows, row_bytes = box.shape
-    pixels = as_strided(box, shape=(depth, rows, row_bytes // element, element),
-                        strides=box.strides[:2] + (element, 1), writeable=True)
-    pixels[...] = pixel
+    box, region = image_box(image, origin, region, _ROUTINE)
+    box[...] = np.tile(pixel, region[0])  # one row of pixels, copied to every row of the box
 
 
 def encode_pixel(image_format: ImageFormat, color) -> bytes:

@@ -13,7 +13,6 @@ keywords onto them.
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from loomcl.errors import LogicError, RuntimeError, status_code
 
@@ -200,8 +199,8 @@ def _checked_view(memory: np.ndarray, start: int, region: tuple, element: int, y
 
 
 def _view(memory: np.ndarray, start: int, region: tuple, element: int, y_step: int, z_step: int) -> np.ndarray:
-    return as_strided(memory[start:], shape=(region[2], region[1], region[0] * element),
-                      strides=(z_step, y_step, 1), writeable=True)
+    """The (z, y, x bytes) view of a box whose extent the caller checked (writable if `memory` is)."""
+    return np.ndarray((region[2], region[1], region[0] * element), np.uint8, memory, start, (z_step, y_step, 1))
 
 
 def _boxes_overlap(a: tuple, b: tuple, region: tuple) -> bool:
