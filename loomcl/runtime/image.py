@@ -2,9 +2,9 @@
 
 An image's pixels are host memory laid out as OpenCL describes it to the host (image_desc.py): rows
 of `element_size`-byte pixels `row_pitch` apart, planes `slice_pitch` apart. Fresh images, COPY_HOST_PTR
-ones included, are packed and 64-byte aligned; USE_HOST_PTR images are the caller's memory with the caller's pitches, and a 1D
-buffer image is its buffer's memory. Kernels reach the pixels through `descriptor`, the ABI structure
-of loomcl/codegen/image_abi.py, which lives as long as the image.
+ones included, are packed and 64-byte aligned; a USE_HOST_PTR image is the caller's memory with the
+caller's pitches, and a 1D buffer image is its buffer's memory. Kernels reach the pixels through
+`descriptor`, the ABI structure of loomcl/codegen/image_abi.py, which lives as long as the image.
 """
 from __future__ import annotations
 

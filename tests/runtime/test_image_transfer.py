@@ -97,7 +97,8 @@ KINDS = [
     (mot.IMAGE1D_BUFFER, (23,), RG16, None, [((3,), (9,), None), ((0, 0, 0), (23, 1, 1), None)]),
     (mot.IMAGE1D_ARRAY, (13, 5), RGBA8, (64, 128),
      [((0, 0), (13, 5), None), ((2, 1), (7, 3), (40, 48)), ((4, 4), (9, 1), (0, 44))]),
-    (mot.IMAGE2D, (11, 7), RGBA32F, (192,), [((0, 0), (11, 7), None), ((3, 2), (5, 4), (96,)), ((10, 6), (1, 1), None)]),
+    (mot.IMAGE2D, (11, 7), RGBA32F, (192,),
+     [((0, 0), (11, 7), None), ((3, 2), (5, 4), (96,)), ((10, 6), (1, 1), None)]),
     (mot.IMAGE2D_ARRAY, (9, 5, 4), RH, (24, 144),
      [((0, 0, 0), (9, 5, 4), None), ((1, 2, 1), (6, 3, 2), (16, 64)), ((8, 0, 3), (1, 5, 1), (2, 0))]),
     (mot.IMAGE3D, (6, 5, 4), RG16, (32, 192),
@@ -244,7 +245,8 @@ def test_pyopencl_array_image_read(ctx, queue):
 
 @pytest.mark.parametrize(("kwargs", "code", "message"), [
     (dict(origin=(3, 0), region=(5, 3)), "INVALID_VALUE",
-     r"origin \(3, 0, 0\) \+ region \(5, 3, 1\) leaves the image along x: 3 \+ 5 > 5 \(the image's shape is \(5, 3\)\)"),
+     r"origin \(3, 0, 0\) \+ region \(5, 3, 1\) leaves the image along x: 3 \+ 5 > 5 "
+     r"\(the image's shape is \(5, 3\)\)"),
     (dict(origin=(0, 0), region=(2, 2, 2)), "INVALID_VALUE", "leaves the image along z: 0 \\+ 2 > 1"),
     (dict(origin=(0, 0), region=(5, 0)), "INVALID_VALUE", r"region \(5, 0, 1\) has an empty dimension"),
     (dict(origin=(0, -1), region=(5, 3)), "INVALID_VALUE", "origin must be 1 to 3 non-negative ints"),

@@ -255,7 +255,8 @@ def test_sampler(ctx):
     (dict(flags=mf.COPY_HOST_PTR, shape=(4, 4), pitches=(16, 64), hostbuf=np.zeros(64, np.uint8)),
      cl.status_code.INVALID_IMAGE_DESCRIPTOR, "a slice pitch .64. needs a 3D image or an image array"),
     (dict(flags=mf.USE_HOST_PTR, shape=(4, 4), pitches=(20,), hostbuf=np.zeros(64, np.uint8)),
-     cl.status_code.INVALID_HOST_PTR, r"hostbuf has 64 bytes; the image's shape \(4, 4\) and pitches \(20, 80\) need 80"),
+     cl.status_code.INVALID_HOST_PTR,
+     r"hostbuf has 64 bytes; the image's shape \(4, 4\) and pitches \(20, 80\) need 80"),
     (dict(flags=mf.COPY_HOST_PTR, shape=(4, 4)), cl.status_code.INVALID_HOST_PTR, "need a hostbuf"),
 ])
 def test_creation_errors(ctx, kwargs, code, message):
@@ -279,3 +280,17 @@ def test_release(ctx, queue):
     assert img.released and not img.descriptor.data
     with pytest.raises(cl.LogicError, match="the image was released"):
         cl.enqueue_copy(queue, np.zeros(16, np.uint8), img, origin=(0, 0), region=(2, 2))
+
+
+def test_pyopencl_names():
+    for name in ("Image", "ImageFormat", "ImageDescriptor", "Sampler", "create_image", "image_from_array",
+                 "get_supported_image_formats", "enqueue_fill_image", "enqueue_map_image", "channel_order",
+                 "channel_type", "image_info", "addressing_mode", "filter_mode", "sampler_info", "sampler_properties"):
+        assert name in cl.__all__, name
+    assert co.to_string(co.RGBx) == "RGBx" and co.to_string(co.sRGBA) == "sRGBA"
+    assert ct.to_string(0x10DE) == "FLOAT" and cl.image_info.to_string(0x1118) == "BUFFER"
+    assert (mot.IMAGE2D, mot.IMAGE3D, mot.IMAGE2D_ARRAY, mot.IMAGE1D, mot.IMAGE1D_ARRAY, mot.IMAGE1D_BUFFER) == \
+        tuple(range(0x10F1, 0x10F7))
+    assert (cl.addressing_mode.MIRRORED_REPEAT, cl.filter_mode.LINEAR, cl.sampler_info.FILTER_MODE) == \
+        (0x1134, 0x1141, 0x1154)
+    assert cl.command_type.FILL_IMAGE == 0x1208 and cl.command_type.MAP_IMAGE == 0x11FC
