@@ -17,19 +17,21 @@ import numpy as np
 from loomcl.errors import LogicError, RuntimeError, status_code
 
 from .buffer import Buffer, host_bytes
-from .constants import command_type, mem_object_type
+from .constants import command_type, mem_flags, mem_object_type
 from .image import Image
 
 
 def read_image(image: Image, host, origin, region, row_pitch: int = 0, slice_pitch: int = 0) -> None:
     routine = "clEnqueueReadImage"
     source, region = image_box(image, origin, region, routine)
+    _check_host_access(image, mem_flags.HOST_WRITE_ONLY, routine)
     _host_box(host_bytes(host, routine, writable=True), image, region, row_pitch, slice_pitch, routine)[...] = source
 
 
 def write_image(image: Image, host, origin, region, row_pitch: int = 0, slice_pitch: int = 0) -> None:
     routine = "clEnqueueWriteImage"
     target, region = image_box(image, origin, region, routine)
+    _check_host_access(image, mem_flags.HOST_READ_ONLY, routine)
     target[...] = _host_box(host_bytes(host, routine), image, region, row_pitch, slice_pitch, routine)
 
 
@@ -90,6 +92,14 @@ def copy_image_command(dest, src, kwargs: dict) -> int:
         return command_type.WRITE_IMAGE
     read_image(src, dest, origin, region, row_pitch or 0, slice_pitch or 0)
     return command_type.READ_IMAGE
+
+
+def _check_host_access(image: Image, excluding: int, routine: str) -> None:
+    """INVALID_OPERATION if the image's flags forbid this direction of host access."""
+    refused = image.flags & (excluding | mem_flags.HOST_NO_ACCESS)
+    if refused:
+        raise LogicError(routine, status_code.INVALID_OPERATION,
+                         f"the image was created with {mem_flags.to_string(refused)}")
 
 
 def _keywords(kwargs: dict, names: tuple, routine: str, required: int = 3) -> list:

@@ -285,3 +285,17 @@ def test_buffer_transfer_errors(ctx, queue):
     other_ctx = cl.Context()
     with pytest.raises(cl.LogicError, match="INVALID_CONTEXT"):
         cl.enqueue_copy(cl.CommandQueue(other_ctx), np.zeros(60, np.uint8), img, origin=(0, 0), region=(5, 3))
+
+
+def test_host_access_flags(ctx, queue):
+    host = np.zeros(16, np.uint8)
+    for flags, refused in ((mf.HOST_NO_ACCESS, ("Read", "Write")), (mf.HOST_READ_ONLY, ("Write",)),
+                           (mf.HOST_WRITE_ONLY, ("Read",))):
+        img = cl.Image(ctx, mf.READ_WRITE | flags, RGBA8, shape=(2, 2))
+        for direction, dest, src in (("Read", host, img), ("Write", img, host)):
+            if direction in refused:
+                with pytest.raises(cl.LogicError, match=f"clEnqueue{direction}Image failed: INVALID_OPERATION - "
+                                                        f"the image was created with {mf.to_string(flags)}"):
+                    cl.enqueue_copy(queue, dest, src, origin=(0, 0), region=(2, 2))
+            else:
+                cl.enqueue_copy(queue, dest, src, origin=(0, 0), region=(2, 2))
