@@ -84,7 +84,10 @@ def encode_pixel(image_format: ImageFormat, color) -> bytes:
 
 def fill_color(color, data_type: int) -> np.ndarray:
     """The four components of `color`: float32 for float-valued formats, int64 holding an int4 or a
-    uint4 for integer formats; from a sequence, a numpy array or a cltypes vector (float4, int4, uint4)."""
+    uint4 for integer formats; from a sequence, a numpy array, a cltypes vector (float4, int4, uint4),
+    or the 16 raw bytes of the vector the format takes (bytes, bytearray, memoryview: the C API's)."""
+    if isinstance(color, (bytes, bytearray, memoryview)):
+        color = np.frombuffer(color, dtype=_raw_color_dtype(data_type))
     values = np.asarray(color)
     if values.dtype.fields:  # a cltypes vector: its lanes
         values = np.frombuffer(values.tobytes(), dtype=values.dtype.fields["s0"][0])
@@ -102,6 +105,12 @@ def fill_color(color, data_type: int) -> np.ndarray:
                          f"color for a {channel_type.to_string(data_type)} image must be 4 integers of a {name}, "
                          f"got {values.tolist()}")
     return values.astype(np.int64)
+
+
+def _raw_color_dtype(data_type: int) -> np.dtype:
+    if data_type in SIGNED_INTEGER_TYPES:
+        return np.dtype(np.int32)
+    return np.dtype(np.uint32 if data_type in UNSIGNED_INTEGER_TYPES else np.float32)
 
 
 def _normalized(values: np.ndarray, scale: int, dtype) -> np.ndarray:

@@ -90,6 +90,21 @@ def test_fill_3d_and_array_regions(ctx, queue):
     np.testing.assert_array_equal(out, expected)
 
 
+def test_fill_with_raw_color_bytes(ctx, queue):
+    """The C API's fill_color: 16 bytes of a float4, int4 or uint4, as the format takes."""
+    for fmt, color, pixel in ((cl.ImageFormat(co.RG, ct.UNORM_INT8), struct.pack("<4f", 0.2, 1, 0, 0),
+                               bytes([unorm8(0.2), 255])),
+                              (cl.ImageFormat(co.R, ct.SIGNED_INT16), struct.pack("<4i", -40000, 0, 0, 0),
+                               struct.pack("<h", -32768)),
+                              (cl.ImageFormat(co.RA, ct.UNSIGNED_INT32), struct.pack("<4I", 1 << 31, 0, 0, 9),
+                               struct.pack("<2I", 1 << 31, 9))):
+        img = cl.Image(ctx, mf.READ_WRITE, fmt, shape=(3,))
+        cl.enqueue_fill_image(queue, img, memoryview(color), (1,), (2,))
+        out = np.zeros(3 * fmt.itemsize, np.uint8)
+        cl.enqueue_copy(queue, out, img, origin=(0,), region=(3,))
+        assert out.tobytes() == bytes(fmt.itemsize) + pixel * 2
+
+
 def test_fill_errors(ctx, queue):
     img = cl.Image(ctx, mf.READ_WRITE, cl.ImageFormat(co.RGBA, ct.SIGNED_INT32), shape=(4, 4))
     with pytest.raises(cl.LogicError, match="color must hold 4 values"):
