@@ -10,9 +10,12 @@ INTENSITY and LUMINANCE only normalized and float types; the rest every unpacked
 """
 from __future__ import annotations
 
+import numpy as np
+
 from loomcl.errors import LogicError, RuntimeError, status_code
 
-from .constants import mem_object_type
+from .buffer import check_mem_flags
+from .constants import mem_flags, mem_object_type
 from .context import Context
 from .image_constants import channel_order, channel_type
 
@@ -57,6 +60,7 @@ SUPPORTED_ORDERS = (
     channel_order.RGx, channel_order.RGBx,
 )
 _UNSUPPORTED_TYPES = (channel_type.UNORM_INT_101010_2,)
+_HOST_POINTER_FLAGS = mem_flags.USE_HOST_PTR | mem_flags.COPY_HOST_PTR
 IMAGE_TYPES = (mem_object_type.IMAGE1D, mem_object_type.IMAGE1D_BUFFER, mem_object_type.IMAGE1D_ARRAY,
                mem_object_type.IMAGE2D, mem_object_type.IMAGE2D_ARRAY, mem_object_type.IMAGE3D)
 
@@ -151,6 +155,9 @@ def get_supported_image_formats(context: Context, flags: int, image_type: int) -
     routine = "clGetSupportedImageFormats"
     if not isinstance(context, Context):
         raise LogicError(routine, status_code.INVALID_CONTEXT, f"{context!r} is not a Context")
+    if isinstance(flags, bool) or not isinstance(flags, (int, np.integer)):
+        raise LogicError(routine, status_code.INVALID_VALUE, f"flags must be mem_flags bits, got {flags!r}")
+    check_mem_flags(int(flags) & ~_HOST_POINTER_FLAGS, None, routine)
     if image_type not in IMAGE_TYPES:
         raise LogicError(routine, status_code.INVALID_VALUE,
                          f"image_type must be a mem_object_type IMAGE* value, got {image_type!r}")

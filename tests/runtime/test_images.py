@@ -49,8 +49,11 @@ def test_supported_formats(ctx):
     assert {(f.channel_order, f.channel_data_type) for f in formats} == expected
     for f in formats:  # every listed format makes an image
         assert cl.Image(ctx, mf.READ_WRITE, f, shape=(3, 2)).element_size == f.itemsize
+    assert formats == cl.get_supported_image_formats(ctx, mf.READ_ONLY | mf.USE_HOST_PTR, mot.IMAGE3D)
     with pytest.raises(cl.LogicError, match="image_type must be"):
         cl.get_supported_image_formats(ctx, mf.READ_ONLY, mot.BUFFER)
+    with pytest.raises(cl.LogicError, match="at most one of READ_WRITE, WRITE_ONLY, READ_ONLY"):
+        cl.get_supported_image_formats(ctx, mf.READ_ONLY | mf.WRITE_ONLY, mot.IMAGE2D)
 
 
 def test_device_reports_image_support(ctx):
