@@ -20,7 +20,7 @@ from .buffer import Buffer, aligned_zeros, check_mem_flags, host_bytes
 from .constants import info_attribute, mem_flags, mem_info, mem_object_type
 from .context import Context
 from .image_constants import channel_order, channel_type, image_info
-from .image_desc import ARRAYS, ImageDescriptor, Layout, descriptor_from_arguments, layout
+from .image_desc import ARRAYS, ImageDescriptor, Layout, descriptor_from_arguments, is_one_dimensional, layout
 from .image_format import ImageFormat, check_format
 
 _ROUTINE = "clCreateImage"
@@ -188,7 +188,7 @@ class Image:
     @property
     def height(self) -> int:
         """0 for the 1D types, as clGetImageInfo reports it."""
-        return 0 if self.layout.image_type in _ONE_ROW else self.layout.rows
+        return 0 if is_one_dimensional(self.layout.image_type) else self.layout.rows
 
     @property
     def depth(self) -> int:
@@ -232,9 +232,6 @@ class Image:
     def __repr__(self) -> str:
         kind = mem_object_type.to_string(self.layout.image_type)
         return f"<loomcl.Image {kind} {self.layout.shape} {self.format!r}>"
-
-
-_ONE_ROW = (mem_object_type.IMAGE1D, mem_object_type.IMAGE1D_BUFFER, mem_object_type.IMAGE1D_ARRAY)
 
 
 def create_image(context: Context, flags: int, format: ImageFormat, shape=None, pitches=None,  # noqa: A002
