@@ -244,6 +244,7 @@ class command_queue_info(IntConstants):  # noqa: N801
     DEVICE = 0x1091
     REFERENCE_COUNT = 0x1092
     PROPERTIES = 0x1093
+    PROPERTIES_ARRAY = 0x1098  # OpenCL 3.0: the properties list given at creation (the C API answers it)
 
 
 class mem_flags(IntConstants):  # noqa: N801
@@ -267,6 +268,12 @@ class map_flags(IntConstants):  # noqa: N801
 
 class mem_object_type(IntConstants):  # noqa: N801
     BUFFER = 0x10F0
+    IMAGE2D = 0x10F1
+    IMAGE3D = 0x10F2
+    IMAGE2D_ARRAY = 0x10F3
+    IMAGE1D = 0x10F4
+    IMAGE1D_ARRAY = 0x10F5
+    IMAGE1D_BUFFER = 0x10F6
 
 
 class mem_info(IntConstants):  # noqa: N801
@@ -279,6 +286,8 @@ class mem_info(IntConstants):  # noqa: N801
     CONTEXT = 0x1106
     ASSOCIATED_MEMOBJECT = 0x1107
     OFFSET = 0x1108
+    USES_SVM_POINTER = 0x1109
+    PROPERTIES = 0x110A
 
 
 class program_info(IntConstants):  # noqa: N801
@@ -380,7 +389,13 @@ class command_type(IntConstants):  # noqa: N801
     READ_BUFFER = 0x11F3
     WRITE_BUFFER = 0x11F4
     COPY_BUFFER = 0x11F5
+    READ_IMAGE = 0x11F6
+    WRITE_IMAGE = 0x11F7
+    COPY_IMAGE = 0x11F8
+    COPY_IMAGE_TO_BUFFER = 0x11F9
+    COPY_BUFFER_TO_IMAGE = 0x11FA
     MAP_BUFFER = 0x11FB
+    MAP_IMAGE = 0x11FC
     UNMAP_MEM_OBJECT = 0x11FD
     MARKER = 0x11FE
     READ_BUFFER_RECT = 0x1201
@@ -389,6 +404,7 @@ class command_type(IntConstants):  # noqa: N801
     USER = 0x1204
     BARRIER = 0x1205
     FILL_BUFFER = 0x1207
+    FILL_IMAGE = 0x1208
 
 
 class command_execution_status(IntConstants):  # noqa: N801

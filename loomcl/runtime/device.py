@@ -115,7 +115,7 @@ class Device:
     printf_buffer_size = PRINTF_BUFFER_BYTES  # a kernel's first; it grows after an overflow
     preferred_interop_user_sync = 1
 
-    # -- images (the values image creation checks against) -----------------------------------------
+    # -- images (image.py checks sizes against these) ------------------------------------------------
     image_support = 1
     max_read_image_args = 128
     max_write_image_args = 64
@@ -125,7 +125,8 @@ class Device:
     image3d_max_width = image3d_max_height = image3d_max_depth = 2048
     image_max_array_size = 2048
     image_max_buffer_size = 1 << 27  # pixels
-    image_pitch_alignment = image_base_address_alignment = 0  # no cl_khr_image2d_from_buffer
+    # 2D images from buffers are not supported, so cl_khr_image2d_from_buffer's alignments are 0
+    image_pitch_alignment = image_base_address_alignment = 0
 
     # -- no sub-devices ------------------------------------------------------------------------------
     parent_device = None

@@ -17,8 +17,10 @@ Encodings (`CType.code` is the `struct` format of one element, native sizes):
 - NAME_VERSIONS: cl_name_version[] (cl_version + char[64]) of a list of versions.NameVersion.
 - HANDLE / HANDLES: one cl_* object (NULL for None) / an array of them, of Python objects.
 - PROPERTIES: a zero-terminated list of 64-bit properties (cl_context_properties, cl_queue_properties,
-  cl_mem_properties, cl_sampler_properties, cl_pipe_properties) of a Python list of ints, terminator
-  not included; an empty list is answered with size 0 (spec: no properties were given).
+  cl_mem_properties, cl_sampler_properties, cl_pipe_properties) of a Python list of (name, value)
+  pairs, as tuples (pyopencl) or flat, with or without the terminating 0 (the C API keeps the list
+  as given: an odd number of words ends with it); an empty list is answered with size 0 (spec: no
+  properties were given). Objects among the values (a context's platform) become handles.
 - PARTITION_PROPERTIES: cl_device_partition_property[] (64-bit) of a list of ints; an empty list is
   answered as a single 0, as the spec asks of a device that cannot be partitioned.
 - POINTER: void* of an int address (0 for NULL); BINARIES: unsigned char*[] (the caller's buffers,
@@ -200,8 +202,10 @@ def encode(ctype: CType, value, handle=lambda obj: obj.int_ptr) -> bytes:
         return struct.pack(f"@{len(objects)}P", *(0 if obj is None else handle(obj) for obj in objects))
     if ctype in (CType.PROPERTIES, CType.PARTITION_PROPERTIES):
         words = [word if isinstance(word, int) else handle(word) for word in _flat(value)]
-        if words or ctype is CType.PARTITION_PROPERTIES:
-            words.append(0)  # the terminator (a device that cannot be partitioned: a single 0)
+        if ctype is CType.PARTITION_PROPERTIES and not words:
+            words = [0]  # a device that cannot be partitioned
+        elif ctype is CType.PROPERTIES and len(words) % 2 == 0 and words:
+            words.append(0)  # pairs without their terminator
         return struct.pack(f"@{len(words)}q", *words)
     if ctype is CType.POINTER:
         return struct.pack("@P", value or 0)

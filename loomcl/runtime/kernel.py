@@ -93,6 +93,10 @@ class Kernel:
         with self._lock:
             self._args.set_all(args)
 
+    def copy_arguments_from(self, other: Kernel) -> None:
+        with self._lock:
+            self._args.copy_from(other._args)
+
     def set_scalar_arg_dtypes(self, dtypes) -> None:
         """Accepted for pyopencl compatibility; loomcl knows every argument's type from the source."""
 

@@ -26,7 +26,7 @@ class Platform:
     profile = "FULL_PROFILE"
     extensions = "cl_khr_icd"  # the platform is also reached through the ICD loader (loomcl/icd/)
     extensions_with_version = name_versions(extensions)
-    icd_suffix_khr = "LOOMCL"
+    icd_suffix_khr = "LOOM"  # cl_khr_icd: the suffix of the platform's extension functions
     host_timer_resolution = 1  # ns: Device.host_timer reads perf_counter_ns
 
     def __init__(self) -> None:

@@ -143,18 +143,20 @@ class Program:
 
     # -- making the program -------------------------------------------------------------------------
 
-    def build(self, options=None, devices=None, cache_dir=None) -> Program:
+    def build(self, options=None, devices=None, cache_dir=None, report_warnings: bool = True) -> Program:
+        """Compile; a failure raises with the build log. `report_warnings=False` (the C API, whose
+        clients read the log themselves) keeps a successful build's warnings in the log only."""
         options = option_string(options)
         check_devices(self.context, devices, "clBuildProgram")
         binary = self._binary if self._from_binary else None
         if binary is not None and binary.binary_type != program_binary_type.EXECUTABLE:
             from .program_link import build_from_object
 
-            return build_from_object(self, options)
+            return build_from_object(self, options, report_warnings)
         if binary is not None and binary.link_options is not None:
             from .program_link import rebuild_linked
 
-            return rebuild_linked(self, options)
+            return rebuild_linked(self, options, report_warnings)
         if binary is not None:
             if options and options != binary.units[0].options:
                 raise LogicError("clBuildProgram", status_code.INVALID_BUILD_OPTIONS,
@@ -168,15 +170,16 @@ class Program:
         compiled = self._run_compiler(lambda: compile_source(self.source, options), "clBuildProgram",
                                       status_code.INVALID_BUILD_OPTIONS, status_code.BUILD_PROGRAM_FAILURE)
         self.set_executable(compiled, ProgramBinary(program_binary_type.EXECUTABLE, (UnitSource(self.source, options),)))
-        if self._build_log.strip():
+        if report_warnings and self._build_log.strip():
             compiler_output("From-source build succeeded, but resulted in non-empty logs:\n"
                             f"Build on {self.context.devices[0]!r} succeeded, but said:\n\n{self._build_log}")
         return self
 
-    def compile(self, options=None, devices=None, headers=None) -> Program:
+    def compile(self, options=None, devices=None, headers=None, report_warnings: bool = True) -> Program:
         """clCompileProgram: this program's source, alone, to a compiled object that link_program
         combines with others. `headers`: (include name, Program) pairs whose sources `#include "name"`
-        finds. Functions it declares but does not define are resolved at link time."""
+        finds. Functions it declares but does not define are resolved at link time. `report_warnings`
+        as for build()."""
         routine = "clCompileProgram"
         options = option_string(options)
         check_devices(self.context, devices, routine)
@@ -189,7 +192,7 @@ class Program:
         compiled = self._run_compiler(lambda: compile_unit(unit), routine, status_code.INVALID_COMPILER_OPTIONS,
                                       status_code.COMPILE_PROGRAM_FAILURE)
         self.set_units([compiled], ProgramBinary(program_binary_type.COMPILED_OBJECT, (unit,)))
-        if self._build_log.strip():
+        if report_warnings and self._build_log.strip():
             compiler_output("Compilation succeeded, but resulted in non-empty logs:\n"
                             f"Compile on {self.context.devices[0]!r} succeeded, but said:\n\n{self._build_log}")
         return self

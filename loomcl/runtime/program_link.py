@@ -23,8 +23,9 @@ from .program_binary import ProgramBinary
 ROUTINE = "clLinkProgram"
 
 
-def link_program(context: Context, programs, options=None, devices=None) -> Program:
-    """pyopencl's link_program: a new program linked from compiled objects and libraries."""
+def link_program(context: Context, programs, options=None, devices=None, report_warnings: bool = True) -> Program:
+    """pyopencl's link_program: a new program linked from compiled objects and libraries
+    (`report_warnings` as for Program.build)."""
     if not isinstance(context, Context):
         raise LogicError(ROUTINE, status_code.INVALID_CONTEXT, f"{context!r} is not a Context")
     check_devices(context, devices, ROUTINE)
@@ -42,11 +43,11 @@ def link_program(context: Context, programs, options=None, devices=None) -> Prog
     linked = Program(context, "")
     linked._linked = True
     binary_type = program_binary_type.LIBRARY if create_library else program_binary_type.EXECUTABLE
-    _link(linked, units, ProgramBinary(binary_type, sources, options), options)
+    _link(linked, units, ProgramBinary(binary_type, sources, options), options, report_warnings)
     return linked
 
 
-def build_from_object(program: Program, options: str) -> Program:
+def build_from_object(program: Program, options: str, report_warnings: bool) -> Program:
     """clBuildProgram on a program made from a compiled object's or library's binary: link it (alone)
     into an executable."""
     options = _link_part(options)
@@ -54,15 +55,15 @@ def build_from_object(program: Program, options: str) -> Program:
     binary = ProgramBinary(program_binary_type.EXECUTABLE, program._binary.units, options)
     program._from_binary = False  # it holds an executable now; building again is an error
     program._linked = True
-    return _link(program, units, binary, options)
+    return _link(program, units, binary, options, report_warnings)
 
 
-def rebuild_linked(program: Program, options: str) -> Program:
+def rebuild_linked(program: Program, options: str, report_warnings: bool) -> Program:
     """clBuildProgram on a program made from a linked executable's binary: compile and link its
     units again, with the link's options."""
     binary = program._binary
     options = " ".join(part for part in (binary.link_options, _link_part(options)) if part)
-    return _link(program, compile_binary_units(binary, "clBuildProgram"), binary, options)
+    return _link(program, compile_binary_units(binary, "clBuildProgram"), binary, options, report_warnings)
 
 
 def _link_part(options: str) -> str:
@@ -112,7 +113,7 @@ def _parse_options(options: str, routine: str = ROUTINE, code: int = status_code
         raise LogicError(routine, code, str(exc)) from None
 
 
-def _link(program: Program, units: list, binary: ProgramBinary, options: str) -> Program:
+def _link(program: Program, units: list, binary: ProgramBinary, options: str, report_warnings: bool) -> Program:
     """Link `units` into `program` (an executable or, per `binary`, a library)."""
     from loomcl import compiler
     from loomcl.linker import LinkError
@@ -133,7 +134,7 @@ def _link(program: Program, units: list, binary: ProgramBinary, options: str) ->
         program.set_units(units, binary)
     else:
         program.set_executable(compiled, binary)
-    if program._build_log.strip():
+    if report_warnings and program._build_log.strip():
         compiler_output("Linking succeeded, but resulted in non-empty logs:\n"
                         f"Link on {program.context.devices[0]!r} succeeded, but said:\n\n{program._build_log}")
     return program

@@ -35,6 +35,8 @@ def conforms(ctype: CType, value) -> bool:
         return isinstance(value, list) and all(hasattr(v, "int_ptr") for v in value)
     if ctype is CType.BYTES:
         return isinstance(value, bytes)
+    if ctype is CType.POINTER:
+        return type(value) is int and value >= 0
     if ctype is CType.BINARIES:
         return isinstance(value, list) and all(isinstance(v, bytes) for v in value)
     raise AssertionError(f"no check for {ctype}")
@@ -200,7 +202,15 @@ def test_every_device_and_platform_answer_encodes_to_its_c_bytes(device, platfor
     assert encode(CType.PARTITION_PROPERTIES, device.partition_properties) == struct.pack("@q", 0)
     assert encode(CType.PROPERTIES, []) == b""
     assert encode(CType.PROPERTIES, [(0x1084, platform)], handle=lambda obj: 7) == struct.pack("@3q", 0x1084, 7, 0)
+    assert encode(CType.PROPERTIES, [0x1093, 2, 0]) == encode(CType.PROPERTIES, [0x1093, 2]) == struct.pack("@3q", 0x1093, 2, 0)
     assert encode(CType.HANDLE, device.platform, handle=lambda obj: 7) == struct.pack("@P", 7)
     assert encode(CType.HANDLE, device.parent_device) == struct.pack("@P", 0)
     with pytest.raises(TypeError, match="one per device"):
         encode(CType.BINARIES, [b"x"])
+
+
+@pytest.mark.parametrize("name", _members(cl.mem_info))
+def test_every_buffer_query_answers_with_its_table_type(ctx, name):
+    buffer = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64)
+    param = getattr(cl.mem_info, name)
+    assert conforms(info_type(cl.mem_info, param), buffer.get_info(param)), name
