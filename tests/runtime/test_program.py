@@ -68,14 +68,3 @@ def test_reqd_work_group_size_reported(prg, ctx):
     assert prg.fixed.get_work_group_info(info, ctx.devices[0]) == [8, 1, 1]
     assert prg.vadd.get_work_group_info(info, ctx.devices[0]) == [0, 0, 0]
 
-
-def test_local_mem_size_counts_local_variables_and_local_arguments(ctx):
-    source = """__kernel void k(__global float *a, __local float *t) {
-        __local float s[256];
-        s[get_local_id(0)] = a[0]; t[0] = s[0]; a[0] = t[0];
-    }"""
-    kernel = cl.Program(ctx, source).build().k
-    info = cl.kernel_work_group_info.LOCAL_MEM_SIZE
-    assert kernel.get_work_group_info(info, ctx.devices[0]) == 1024
-    kernel.set_arg(1, cl.LocalMemory(100))
-    assert kernel.get_work_group_info(info, ctx.devices[0]) == 1124
