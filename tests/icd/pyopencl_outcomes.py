@@ -72,6 +72,7 @@ def _message(report) -> str:
         return str(report.wasxfail)[:300]
     if report.failed:
         text = getattr(report, "longreprtext", "") or str(report.longrepr)
-        lines = [line for line in text.splitlines() if line.startswith("E ")] or text.strip().splitlines()
-        return lines[-1][:300] if lines else ""
+        errors = [line[1:].strip() for line in text.splitlines() if line.startswith("E ")]
+        lines = errors or text.strip().splitlines()[-1:]   # the exception's first line says most
+        return lines[0][:300] if lines else ""
     return ""
