@@ -52,8 +52,7 @@ CI_SUBSET = {
         "test_basic_complex", "test_slice", "test_concatenate", "test_stack", "test_copy", "test_reshape",
         "test_transpose", "test_fancy_indexing", "test_custom_type_zeros", "test_vector_fill",
         "test_get_async", "test_event_management", "test_any_all", "test_zero_size_array",
-        "test_empty_reductions_vs_numpy", "test_reduction_nan_handling", "test_outoforderqueue_reductions",
-        "test_random_float_in_range"),
+        "test_empty_reductions_vs_numpy", "test_reduction_nan_handling", "test_outoforderqueue_reductions"),
     "test_algorithm.py": (
         "test_elwise_kernel", "test_ranged_elwise_kernel", "test_take_put", "test_astype", "test_sum",
         "test_minmax", "test_struct_reduce", "test_scan", "test_copy_if", "test_list_builder",
