@@ -4,7 +4,7 @@ A vendor is an ICD vendor file (one line: the path of an implementation's librar
 `OCL_ICD_VENDORS=<file>` the ocl-icd loader (the system libOpenCL.so and the one in pyopencl's wheel)
 loads that implementation alone, so one vendor file selects everything under test.
 
-`LOOMCL_ICD_TEST_VENDOR` (or pytest's `--icd-vendor`) chooses it: `loomcl` (the default: the file
+`LOOMCL_ICD_TEST_VENDOR` chooses it: `loomcl` (the default: the file
 `python -m loomcl icd` prints as its last line), `pocl` (the system's PoCL, for comparison), or the
 path of any vendor file. Whatever cannot be found is a `VendorUnavailable` whose message says why; the
 tests turn it into a skip with that reason, or a failure under `LOOMCL_ICD_REQUIRED=1`.

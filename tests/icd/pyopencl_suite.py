@@ -3,6 +3,7 @@
     python tests/icd/pyopencl_suite.py                       # loomcl's ICD (`python -m loomcl icd`)
     python tests/icd/pyopencl_suite.py --vendor pocl         # the system's PoCL, for comparison
     python tests/icd/pyopencl_suite.py --compare tests/icd/pocl_baseline.json --json run.json
+    python tests/icd/pyopencl_suite.py --subset --compare tests/icd/pocl_baseline.json   # CI's part
 
 Each test file runs in its own pytest process (a crash or a hang costs one file, not the run) with
 OCL_ICD_VENDORS naming the vendor file alone and PYOPENCL_TEST naming its platform; the
