@@ -71,7 +71,7 @@ def open_pocl() -> Implementation | str:
         if "portable computing language" in platform.name.lower() or "pocl" in platform.vendor.lower():
             devices = platform.get_devices()
             if devices:
-                return _open("PoCL", "pocl", cl, devices[0], "")
+                return open_device("PoCL", "pocl", cl, devices[0], "")
     return "PoCL not available: pyopencl has no PoCL platform" + INSTALL_POCL
 
 
@@ -81,7 +81,7 @@ def open_loomcl(config: Config, threads: int | None) -> Implementation | str:
     try:
         import loomcl as cl
         device = cl.get_platforms()[0].get_devices()[0]
-        impl = _open(name, "loomcl", cl, device, config.options)
+        impl = open_device(name, "loomcl", cl, device, config.options)
         impl.threads = count
         _probe(impl)
         return impl
@@ -89,7 +89,7 @@ def open_loomcl(config: Config, threads: int | None) -> Implementation | str:
         return f"{name} not available: {type(exc).__name__}: {first_line(str(exc))}"
 
 
-def _open(name, kind, cl, device, options) -> Implementation:
+def open_device(name, kind, cl, device, options) -> Implementation:
     context = cl.Context([device])
     queue = cl.CommandQueue(context, properties=cl.command_queue_properties.PROFILING_ENABLE)
     return Implementation(name, kind, cl, context, queue, device.name.strip(), options)

@@ -1,0 +1,165 @@
+"""The bench's ICD section: launches and pyopencl.array calls through pyopencl on loomcl's ICD, beside
+pyopencl on PoCL and loomcl's own API, with numpy for reference.
+
+Each target runs in a worker process of its own (icd_worker.py). Every op, at every size, is first set
+up and checked against numpy on each target; then timed in rounds, each asking every target in turn
+for a batch of calls (the order reversed every other round, as runner.py does, so that load drifting
+on the machine is shared); a last check follows. A cell is the median µs of one call + queue.finish().
+"""
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from .icd_child import Child, ChildFailed, target_env
+from .icd_ops import OPS, Op, inputs
+
+TARGETS = {"loomcl": "loomcl", "icd": "pyopencl→loomcl", "pocl": "pyopencl→PoCL"}
+SIZES, QUICK_SIZES = (1 << 10, 1 << 20), (1 << 10,)
+PREPARE_S = 600.0        # the first call compiles pyopencl's kernels
+MIN_CALLS, MAX_CALLS = 3, 5000
+
+
+@dataclass
+class Cell:
+    """One op at one size on one target. status: ok, mismatch, error."""
+    status: str
+    reason: str = ""
+    us: list[float] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok" and bool(self.us)
+
+    @property
+    def median_us(self) -> float:
+        return statistics.median(self.us)
+
+
+@dataclass
+class IcdRow:
+    op: Op
+    n: int | None                       # None for the launches
+    cells: dict[str, Cell]              # by target name (TARGETS' values)
+    numpy_us: float | None = None
+
+
+@dataclass
+class IcdSection:
+    devices: dict[str, str]             # target name -> device, for the targets that opened
+    unavailable: list[str]
+    rows: list[IcdRow]
+    settings: dict
+
+
+def vendor_file() -> tuple[object, str]:
+    """loomcl's vendor file (the ICD library built if needed), or (None, why not)."""
+    from ..icd.build import IcdUnavailable, build_library, write_vendor_file
+    try:
+        library = build_library()
+    except IcdUnavailable as exc:
+        return None, str(exc).splitlines()[0]
+    return write_vendor_file(library, library.parent), ""
+
+
+def open_children(targets: list[str], threads: int | None, log) -> tuple[dict[str, Child], dict[str, str], list[str]]:
+    """The targets' workers that opened (by name), their devices, and a line for each that did not."""
+    children, devices, unavailable = {}, {}, []
+    vendor, why = vendor_file() if "icd" in targets else (None, "")
+    for target in targets:
+        name = TARGETS[target]
+        if target == "icd" and vendor is None:
+            unavailable.append(f"{name} not available: no ICD: {why}")
+            continue
+        log(f"icd: starting {name}")
+        child = Child(target, target_env(target, vendor, threads))
+        try:
+            hello = child.hello()
+        except ChildFailed as exc:
+            unavailable.append(f"{name} not available: {exc}")
+            continue
+        if hello.get("status") != "ok":
+            child.close()
+            unavailable.append(f"{name} not available: {hello.get('reason')}")
+            continue
+        children[name], devices[name] = child, hello["device"]
+    return children, devices, unavailable
+
+
+def run(targets: list[str], sizes=SIZES, rounds: int = 5, batch_s: float = 0.05, threads: int | None = None,
+        log: Callable[[str], None] = lambda message: None) -> IcdSection:
+    """Measure every op on the targets (keys of TARGETS) that open; `batch_s` is each target's time per
+    round on one op."""
+    children, devices, unavailable = open_children(targets, threads, log)
+    rows = []
+    try:
+        for op in OPS:
+            for n in sizes if op.sized else (None,):
+                able = {name: c for name, c in children.items() if op.array is False or c.target != "loomcl"}
+                log(f"icd: {op.name}" + (f" ({n})" if n else ""))
+                rows.append(measure(op, n, able, rounds, batch_s))
+    finally:
+        for child in children.values():
+            child.close()
+    settings = {"sizes": list(sizes), "rounds": rounds, "batch_s": batch_s, "threads": threads}
+    return IcdSection(devices, unavailable, rows, settings)
+
+
+def measure(op: Op, n: int | None, children: dict[str, Child], rounds: int, batch_s: float) -> IcdRow:
+    size = n or 1
+    cells, counts, timeouts = {}, {}, {}
+    for name, child in children.items():
+        answer = _ask(child, {"cmd": "prepare", "op": op.name, "n": size}, PREPARE_S)
+        cells[name] = Cell(answer["status"], answer.get("reason", ""))
+        if cells[name].status == "ok":
+            counts[name] = int(min(MAX_CALLS, max(MIN_CALLS, batch_s / max(answer["seconds"], 1e-7))))
+            timeouts[name] = 120 + 20 * counts[name] * answer["seconds"]
+    timed = [name for name in children if cells[name].status == "ok"]
+    for round_ in range(rounds):
+        for name in timed if round_ % 2 == 0 else reversed(timed):
+            if cells[name].status != "ok":
+                continue
+            command = {"cmd": "time", "op": op.name, "n": size, "count": counts[name]}
+            answer = _ask(children[name], command, timeouts[name])
+            if answer["status"] == "ok":
+                cells[name].us.extend(answer["us"])
+            else:
+                cells[name] = Cell(answer["status"], answer.get("reason", ""))
+    for name in timed:
+        if cells[name].status == "ok":
+            answer = _ask(children[name], {"cmd": "check", "op": op.name, "n": size}, PREPARE_S)
+            if answer["status"] != "ok":
+                cells[name] = Cell(answer["status"], "after the timed calls: " + answer.get("reason", ""))
+    numpy_us = time_numpy(op, n, rounds, batch_s) if op.numpy and n else None
+    return IcdRow(op, n, cells, numpy_us)
+
+
+def _ask(child: Child, command: dict, timeout_s: float) -> dict:
+    """The worker's answer; a worker that died or hung answers as an error from now on."""
+    if child.failed:
+        return {"status": "error", "reason": child.failed}
+    try:
+        return child.ask(command, timeout_s)
+    except ChildFailed as exc:
+        child.failed = str(exc)
+        return {"status": "error", "reason": child.failed}
+
+
+def time_numpy(op: Op, n: int, rounds: int, batch_s: float) -> float:
+    """Median µs of the op's numpy expression, called as the targets are (a budget per round)."""
+    a, b = inputs(n)
+    op.numpy(a, b)
+    times = []
+    for _ in range(rounds):
+        spent = 0.0
+        while spent < batch_s or len(times) < MIN_CALLS:
+            start = time.perf_counter()
+            op.numpy(a, b)
+            elapsed = time.perf_counter() - start
+            times.append(elapsed * 1e6)
+            spent += elapsed
+    return float(np.median(times))
