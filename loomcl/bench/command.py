@@ -149,6 +149,7 @@ def run_suite(args, cases, chosen, repeat: int, settings: dict) -> tuple[int, di
 
 
 def run_icd(args, repeat: int) -> icd_section.IcdSection:
+    impls.set_pocl_threads(args.threads)     # the workers inherit it
     targets = [t for t in icd_section.TARGETS
                if not (t == "pocl" and args.no_pocl or t in ("loomcl", "icd") and args.no_loomcl)]
     sizes = icd_section.QUICK_SIZES if args.quick else icd_section.SIZES

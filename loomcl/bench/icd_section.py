@@ -4,13 +4,16 @@ pyopencl on PoCL and loomcl's own API, with numpy for reference.
 Each target runs in a worker process of its own (icd_worker.py). Every op, at every size, is first set
 up and checked against numpy on each target; then timed in rounds, each asking every target in turn
 for a batch of calls (the order reversed every other round, as runner.py does, so that load drifting
-on the machine is shared); a last check follows. A cell is the median µs of one call + queue.finish().
+on the machine is shared); a last check follows. A cell is the median µs of one call + queue.finish(),
+on a queue made as users make one (no profiling). The ICD library is built (or found) by
+loomcl.icd.build, as `python -m loomcl icd` does.
 """
 from __future__ import annotations
 
 import statistics
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -56,7 +59,7 @@ class IcdSection:
     settings: dict
 
 
-def vendor_file() -> tuple[object, str]:
+def vendor_file() -> tuple[Path | None, str]:
     """loomcl's vendor file (the ICD library built if needed), or (None, why not)."""
     from ..icd.build import IcdUnavailable, build_library, write_vendor_file
     try:
@@ -80,6 +83,7 @@ def open_children(targets: list[str], threads: int | None, log) -> tuple[dict[st
         try:
             hello = child.hello()
         except ChildFailed as exc:
+            child.close()
             unavailable.append(f"{name} not available: {exc}")
             continue
         if hello.get("status") != "ok":
