@@ -39,7 +39,7 @@ def open_target(target: str) -> tuple[Session, str] | str:
     else:
         return f"unknown target {target!r}"
     if isinstance(impl, str):
-        return impl
+        return impl.split(" not available: ", 1)[-1]    # the section names the target itself
     # A queue as users make it: no profiling, which costs PoCL time stamps on every command.
     return Session(impl.cl, impl.context, impl.cl.CommandQueue(impl.context)), impl.device_name
 

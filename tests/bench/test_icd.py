@@ -139,18 +139,16 @@ def test_bench_only_icd_prints_the_section_and_writes_it_to_json(tmp_path):
     assert record["icd"]["rows"][0]["results"]["loomcl"]["median_us"] > 0
 
 
-def test_pyopencl_that_does_not_import_is_reported(tmp_path):
+def test_pyopencl_that_does_not_import_is_reported(tmp_path, monkeypatch):
     (tmp_path / "pyopencl").mkdir()
     (tmp_path / "pyopencl" / "__init__.py").write_text("raise ImportError('no pyopencl in this test')\n")
-    env = icd_child.target_env("pocl", None, None)
-    env["PYTHONPATH"] = f"{tmp_path}{os.pathsep}{env['PYTHONPATH']}"
-    child = icd_child.Child("pocl", env)
-    try:
-        hello = child.hello()
-    finally:
-        child.close()
-    assert hello["status"] == "unavailable"
-    assert hello["reason"].startswith("PoCL not available: pyopencl does not import (no pyopencl in this test)")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    done = icd_section.run(["loomcl", "icd", "pocl"], TINY, rounds=1, batch_s=0.001)
+    assert list(done.devices) == ["loomcl"]
+    assert [line.split(" (")[0] for line in done.unavailable] == [
+        "pyopencl→loomcl not available: pyopencl does not import", "pyopencl→PoCL not available: pyopencl does not import"]
+    assert all(row.cells == {} for row in done.rows if row.op.array)
+    assert all(row.cells["loomcl"].ok for row in done.rows if not row.op.array)
 
 
 def test_the_targets_see_the_right_vendors(monkeypatch, tmp_path):
