@@ -159,3 +159,15 @@ def test_the_targets_see_the_right_vendors(monkeypatch, tmp_path):
     assert "OCL_ICD_VENDORS" not in icd_child.target_env("pocl", vendor, None)
     monkeypatch.setenv("OCL_ICD_VENDORS", "/opt/vendors")
     assert icd_child.target_env("pocl", vendor, None)["OCL_ICD_VENDORS"] == "/opt/vendors"
+
+
+@pytest.mark.parametrize("op", [op for op in OPS if op.numpy], ids=lambda op: op.name)
+def test_the_numpy_column_times_the_same_computation(op):
+    from loomcl.bench.icd_ops import inputs
+    from loomcl.bench.runner import compare
+
+    a, b = inputs(1000)
+    out = np.empty_like(a)
+    got = op.numpy(a, b, out)
+    agreement = compare(op.name, np.atleast_1d(out if got is None else got), op.reference(a, b), op.tolerance)
+    assert agreement.ok, agreement.message
