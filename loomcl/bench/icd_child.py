@@ -30,7 +30,7 @@ def target_env(target: str, vendor_file: Path | None, threads: int | None) -> di
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH")) if p)
     if threads:
         env["LOOMCL_THREADS"] = str(threads)
-    if target == "icd" and vendor_file is not None:
+    if target.startswith("icd") and vendor_file is not None:
         env["OCL_ICD_VENDORS"] = str(vendor_file)
     elif target == "pocl" and Path(env.get("OCL_ICD_VENDORS", "")).name == "loomcl.icd":
         # A shell set up for pyopencl on loomcl (as the README says) would hide the system's PoCL.

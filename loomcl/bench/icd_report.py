@@ -1,7 +1,9 @@
 """The ICD section's table and JSON record.
 
 A cell is the median µs of one call + queue.finish(); the ratio is pyopencl→PoCL time / pyopencl→loomcl
-time (above 1, loomcl's ICD is faster), as report.py's speed ratios are PoCL time / loomcl time.
+time (above 1, loomcl's ICD is faster), as report.py's speed ratios are PoCL time / loomcl time; "in
+loomcl" is the share of a pyopencl→loomcl call spent inside loomcl's ICD entry points (what the
+platform costs, beside what pyopencl itself costs).
 """
 from __future__ import annotations
 
@@ -47,18 +49,22 @@ def geomeans(section: IcdSection) -> dict[str, float | None]:
 
 def table(section: IcdSection) -> str:
     names = [n for n in ORDER if n in section.devices]
-    header = ["operation", "size", *[f"{n} µs" for n in names], "numpy µs", "loomcl ICD/PoCL"]
+    header = ["operation", "size", *[f"{n} µs" for n in names], "numpy µs", "loomcl ICD/PoCL", "in loomcl"]
     lines = [header]
     for row in section.rows:
-        r = ratio(row)
+        r, share = ratio(row), row.inside_share
         lines.append([row.op.name, size_label(row.n), *[cell(row, n) for n in names],
-                      f"{row.numpy_us:.1f}" if row.numpy_us is not None else "", f"{r:.2f}x" if r else ""])
+                      f"{row.numpy_us:.1f}" if row.numpy_us is not None else "", f"{r:.2f}x" if r else "",
+                      f"{100 * share:.0f}%" if share is not None else ""])
     return aligned(lines, left=2) if len(lines) > 1 else ""
 
 
 def summary(section: IcdSection) -> str:
     parts = ["through the ICD: median µs per call + queue.finish(), on "
              + ", ".join(f"{n} ({d})" for n, d in section.devices.items()), "", table(section)]
+    if any(row.split_us for row in section.rows):
+        parts.append(f"in loomcl: the part of a {ICD} call spent inside loomcl's ICD entry points (the rest is "
+                     "pyopencl's Python and C++ and the loader), measured in a process of its own")
     for label, value in geomeans(section).items():
         if value is not None:
             parts.append(f"geometric mean loomcl ICD/PoCL speed ratio, {label}: {value:.2f}x")
@@ -81,4 +87,6 @@ def _row_json(row: IcdRow) -> dict:
         if c.ok:
             entry.update(median_us=c.median_us, min_us=min(c.us), calls=len(c.us))
         results[name] = entry
-    return {"op": row.op.name, "n": row.n, "numpy_us": row.numpy_us, "results": results, "ratio": ratio(row)}
+    split = {"call_us": row.split_us[0], "inside_loomcl_us": row.split_us[1]} if row.split_us else None
+    return {"op": row.op.name, "n": row.n, "numpy_us": row.numpy_us, "results": results, "ratio": ratio(row),
+            "icd_split": split}

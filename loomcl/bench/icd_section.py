@@ -22,6 +22,7 @@ from .icd_child import Child, ChildFailed, target_env
 from .icd_ops import OPS, Op, inputs
 
 TARGETS = {"loomcl": "loomcl", "icd": "pyopencl→loomcl", "pocl": "pyopencl→PoCL"}
+SPLIT = "icd-split"     # the worker that tells pyopencl→loomcl's time inside loomcl from the rest
 SIZES, QUICK_SIZES = (1 << 10, 1 << 20), (1 << 10,)
 PREPARE_S = 600.0        # the first call compiles pyopencl's kernels
 MIN_CALLS, MAX_CALLS = 3, 5000
@@ -49,6 +50,13 @@ class IcdRow:
     n: int | None                       # None for the launches
     cells: dict[str, Cell]              # by target name (TARGETS' values)
     numpy_us: float | None = None
+    split_us: tuple[float, float] | None = None     # pyopencl→loomcl: (median call, median inside loomcl)
+
+    @property
+    def inside_share(self) -> float | None:
+        """The part of a pyopencl→loomcl call spent inside loomcl's entry points (the rest is pyopencl's
+        Python and C++, the loader and the crossing into Python)."""
+        return self.split_us[1] / self.split_us[0] if self.split_us else None
 
 
 @dataclass
@@ -72,10 +80,10 @@ def vendor_file() -> tuple[Path | None, str]:
 def open_children(targets: list[str], threads: int | None, log) -> tuple[dict[str, Child], dict[str, str], list[str]]:
     """The targets' workers that opened (by name), their devices, and a line for each that did not."""
     children, devices, unavailable = {}, {}, []
-    vendor, why = vendor_file() if "icd" in targets else (None, "")
+    vendor, why = vendor_file() if any(t.startswith("icd") for t in targets) else (None, "")
     for target in targets:
-        name = TARGETS[target]
-        if target == "icd" and vendor is None:
+        name = TARGETS.get(target, target)
+        if target.startswith("icd") and vendor is None:
             unavailable.append(f"{name} not available: no ICD: {why}")
             continue
         log(f"icd: starting {name}")
@@ -99,6 +107,10 @@ def run(targets: list[str], sizes=SIZES, rounds: int = 5, batch_s: float = 0.05,
     """Measure every op on the targets (keys of TARGETS) that open; `batch_s` is each target's time per
     round on one op."""
     children, devices, unavailable = open_children(targets, threads, log)
+    split = None
+    if TARGETS["icd"] in children:
+        opened, _, lines = open_children([SPLIT], threads, log)
+        split, unavailable = opened.get(SPLIT), unavailable + lines
     rows = []
     try:
         for op in OPS:
@@ -106,8 +118,10 @@ def run(targets: list[str], sizes=SIZES, rounds: int = 5, batch_s: float = 0.05,
                 able = {name: c for name, c in children.items() if op.array is False or c.target != "loomcl"}
                 log(f"icd: {op.name}" + (f" ({n})" if n else ""))
                 rows.append(measure(op, n, able, rounds, batch_s))
+                if split and rows[-1].cells.get(TARGETS["icd"], Cell("-")).ok:
+                    rows[-1].split_us = measure_split(op, n, split, len(rows[-1].cells[TARGETS["icd"]].us))
     finally:
-        for child in children.values():
+        for child in [*children.values(), *([split] if split else [])]:
             child.close()
     settings = {"sizes": list(sizes), "rounds": rounds, "batch_s": batch_s, "threads": threads}
     return IcdSection(devices, unavailable, rows, settings)
@@ -140,6 +154,18 @@ def measure(op: Op, n: int | None, children: dict[str, Child], rounds: int, batc
                 cells[name] = Cell(answer["status"], "after the timed calls: " + answer.get("reason", ""))
     numpy_us = time_numpy(op, n, rounds, batch_s) if op.numpy and n else None
     return IcdRow(op, n, cells, numpy_us)
+
+
+def measure_split(op: Op, n: int | None, child: Child, count: int) -> tuple[float, float] | None:
+    """(median µs of a call, median µs of it inside loomcl) on the split worker, as many calls as the
+    ICD's column timed; None if it could not (the ICD's own column says why)."""
+    command = {"cmd": "prepare", "op": op.name, "n": n or 1}
+    if _ask(child, command, PREPARE_S)["status"] != "ok":
+        return None
+    answer = _ask(child, {**command, "cmd": "time", "count": count}, PREPARE_S)
+    if answer["status"] != "ok":
+        return None
+    return statistics.median(answer["us"]), statistics.median(answer["inside_us"])
 
 
 def _ask(child: Child, command: dict, timeout_s: float) -> dict:

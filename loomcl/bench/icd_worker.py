@@ -5,12 +5,16 @@
 `loomcl` is loomcl's own Python API, `icd` is pyopencl on loomcl's ICD (the parent points
 OCL_ICD_VENDORS at loomcl's vendor file), `pocl` is pyopencl on PoCL. Each target gets a process of
 its own: an ICD loader reads OCL_ICD_VENDORS once per process, and a crash or a hang in an ICD under
-development then costs its column, not the bench.
+development then costs its column, not the bench. `icd-split` is `icd` with a clock around each of
+the ICD's entry points, which tells a call's time inside loomcl from pyopencl's own (the Python and
+C++ around the OpenCL calls, and the loader); the clock costs a little on every OpenCL call, so this
+process only splits calls, and `icd` times them.
 
 Protocol, one JSON object per line: the worker first answers {"status": "ok", "device": ...} or
 {"status": "unavailable", "reason": ...}; then for each command {"cmd": "prepare"|"time"|"check",
 "op": NAME, "n": N[, "count": K]} it answers {"status": "ok", ...} (prepare: "seconds", a typical
-call; time: "us", one entry per call) or {"status": "mismatch"|"error", "reason": ...}.
+call; time: "us", one entry per call, and for icd-split "inside_us", the part of each inside loomcl's
+entry points) or {"status": "mismatch"|"error", "reason": ...}.
 """
 from __future__ import annotations
 
@@ -36,6 +40,10 @@ def open_target(target: str) -> tuple[Session, str] | str:
         impl = impls.open_pocl()
     elif target == "icd":
         impl = _open_icd()
+    elif target == "icd-split":
+        if not install_clock():
+            return "loomcl.icd.entry has no implementations() to put a clock around"
+        impl = _open_icd()
     else:
         return f"unknown target {target!r}"
     if isinstance(impl, str):
@@ -60,9 +68,34 @@ def _open_icd() -> impls.Implementation | str:
     return f"the ICD loader does not list loomcl's platform with OCL_ICD_VENDORS={vendors}"
 
 
+INSIDE = [0.0]      # seconds spent inside loomcl's ICD entry points, once install_clock() has run
+
+
+def install_clock() -> bool:
+    """Put a clock around each entry point loomcl's ICD builds its dispatch table from; must run before
+    pyopencl first lists the platforms (the ICD library enters this same interpreter's loomcl)."""
+    try:
+        from loomcl.icd import entry
+        implementations = entry.implementations
+    except (ImportError, AttributeError):
+        return False
+
+    def clocked(function, clock=time.perf_counter, inside=INSIDE):
+        def call(*args):
+            start = clock()
+            try:
+                return function(*args)
+            finally:
+                inside[0] += clock() - start
+        return call
+
+    entry.implementations = lambda: {name: clocked(f) for name, f in implementations().items()}
+    return True
+
+
 class Worker:
-    def __init__(self, session: Session):
-        self.session = session
+    def __init__(self, session: Session, split: bool = False):
+        self.session, self.split = session, split
         self.ready: dict[tuple[str, int], Ready] = {}
 
     def handle(self, command: dict) -> dict:
@@ -73,7 +106,9 @@ class Worker:
                 checked = self.check(op, key)
                 return checked if checked["status"] != "ok" else {"status": "ok", "seconds": self.typical(key)}
             if command["cmd"] == "time":
-                return {"status": "ok", "us": self.time(key, command["count"])}
+                inside = []
+                us = self.time(key, command["count"], inside)
+                return {"status": "ok", "us": us, **({"inside_us": inside} if self.split else {})}
             if command["cmd"] == "check":
                 return self.check(op, key)
         except Exception as exc:  # noqa: BLE001 - a failing call only loses its cell
@@ -91,14 +126,18 @@ class Worker:
         """Seconds per call after the check's warm-up: the median of three (sets how many to time)."""
         return sorted(t * 1e-6 for t in self.time(key, 3))[1]
 
-    def time(self, key, count: int) -> list[float]:
+    def time(self, key, count: int, inside: list[float] | None = None) -> list[float]:
+        """µs of each of `count` calls; `inside` gets the µs of each spent inside loomcl's ICD."""
         run, finish = self.ready[key].run, self.session.queue.finish
         times = []
         for _ in range(count):
+            INSIDE[0] = 0.0
             start = time.perf_counter()
             run()
             finish()
             times.append((time.perf_counter() - start) * 1e6)
+            if inside is not None:
+                inside.append(INSIDE[0] * 1e6)
         return times
 
 
@@ -119,7 +158,7 @@ def main(argv: list[str]) -> int:
         return 0
     session, device = opened
     reply({"status": "ok", "device": device})
-    worker = Worker(session)
+    worker = Worker(session, split=argv[0] == "icd-split")
     for line in sys.stdin:
         command = json.loads(line)
         if command.get("cmd") == "quit":

@@ -55,6 +55,21 @@ def test_each_call_agrees_with_numpy_and_has_positive_times(section):
             assert row.numpy_us > 0
 
 
+def test_pyopencl_on_loomcl_calls_are_split_inside_and_outside_loomcl(section):
+    if "pyopencl→loomcl" not in section.devices:
+        pytest.skip("no pyopencl→loomcl")
+    for row in section.rows:
+        total, inside = row.split_us
+        assert 0 < inside <= total and 0 < row.inside_share <= 1
+    record = icd_report.to_json(section)
+    assert all(row["icd_split"]["inside_loomcl_us"] > 0 for row in record["rows"])
+    lines = icd_report.summary(section).splitlines()
+    assert next(line for line in lines if line.startswith("operation")).endswith("in loomcl")
+    for row in section.rows:
+        (line,) = [line for line in lines if line.startswith(row.op.name + " ")]
+        assert line.endswith(f"{100 * row.inside_share:.0f}%")
+
+
 def test_the_table_shows_each_op_with_its_median_per_target(section):
     lines = icd_report.summary(section).splitlines()
     header = next(line for line in lines if line.startswith("operation"))
@@ -65,7 +80,8 @@ def test_the_table_shows_each_op_with_its_median_per_target(section):
         columns = line[len(row.op.name):].split()
         assert [f"{cell.median_us:.1f}" in columns for cell in row.cells.values()] == [True] * len(row.cells)
         ratio = icd_report.ratio(row)
-        assert (ratio is None) == (not columns[-1].endswith("x")) and (ratio is None or ratio > 0)
+        shown = [c for c in columns if c.endswith("x")]
+        assert shown == ([] if ratio is None else [f"{ratio:.2f}x"]) and (ratio is None or ratio > 0)
 
 
 def test_the_json_record_has_each_cell(section):
