@@ -114,12 +114,14 @@ def run(targets: list[str], sizes=SIZES, rounds: int = 5, batch_s: float = 0.05,
     rows = []
     try:
         for op in OPS:
+            able = {name: c for name, c in children.items() if op.array is False or c.target != "loomcl"}
             for n in sizes if op.sized else (None,):
-                able = {name: c for name, c in children.items() if op.array is False or c.target != "loomcl"}
                 log(f"icd: {op.name}" + (f" ({n})" if n else ""))
-                rows.append(measure(op, n, able, rounds, batch_s))
-                if split and rows[-1].cells.get(TARGETS["icd"], Cell("-")).ok:
-                    rows[-1].split_us = measure_split(op, n, split, len(rows[-1].cells[TARGETS["icd"]].us))
+                row = measure(op, n, able, rounds, batch_s)
+                icd = row.cells.get(TARGETS["icd"])
+                if split and icd and icd.ok:
+                    row.split_us = measure_split(op, n, split, len(icd.us))
+                rows.append(row)
     finally:
         for child in [*children.values(), *([split] if split else [])]:
             child.close()
