@@ -158,6 +158,9 @@ def run_icd(args, repeat: int) -> icd_section.IcdSection:
 
 
 def icd_exit_status(section: icd_section.IcdSection) -> int:
+    if not section.devices:
+        log("ICD section: nothing to run: no target is available")
+        return 1
     failed = [c for row in section.rows for c in row.cells.values() if c.status in ("mismatch", "error")]
     if failed:
         log(f"FAILED: {len(failed)} call(s) through pyopencl disagree with numpy or errored (see above)")

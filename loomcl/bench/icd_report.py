@@ -60,6 +60,8 @@ def table(section: IcdSection) -> str:
 
 
 def summary(section: IcdSection) -> str:
+    if not section.devices:
+        return "\n".join(["through the ICD: nothing ran", *section.unavailable])
     parts = ["through the ICD: median µs per call + queue.finish(), on "
              + ", ".join(f"{n} ({d})" for n, d in section.devices.items()), "", table(section)]
     if any(row.split_us for row in section.rows):

@@ -113,7 +113,7 @@ def run(targets: list[str], sizes=SIZES, rounds: int = 5, batch_s: float = 0.05,
         split, unavailable = opened.get(SPLIT), unavailable + lines
     rows = []
     try:
-        for op in OPS:
+        for op in OPS if children else ():
             able = {name: c for name, c in children.items() if op.array is False or c.target != "loomcl"}
             for n in sizes if op.sized else (None,):
                 log(f"icd: {op.name}" + (f" ({n})" if n else ""))

@@ -62,3 +62,8 @@ def test_a_column_for_a_target_that_did_not_open_is_left_out():
     rows = [IcdRow(LAUNCH, None, {"loomcl": Cell("ok", us=[2.0])})]
     header = icd_report.table(section(rows, devices=("loomcl",))).splitlines()[0]
     assert "loomcl µs" in header and "PoCL" not in header.replace("ICD/PoCL", "") and "in loomcl" not in header
+
+
+def test_a_section_where_nothing_opened_says_so_and_why():
+    text = icd_report.summary(section([], devices=(), unavailable=["pyopencl→PoCL not available: no PoCL"]))
+    assert text == "through the ICD: nothing ran\npyopencl→PoCL not available: no PoCL"
