@@ -16,6 +16,8 @@ from pathlib import Path
 
 import loomcl
 
+from .impls import names_loomcls_icd
+
 STARTUP_S = 300.0       # importing pyopencl and loomcl, and the loader opening the ICDs, on a loaded machine
 
 
@@ -32,8 +34,7 @@ def target_env(target: str, vendor_file: Path | None, threads: int | None) -> di
         env["LOOMCL_THREADS"] = str(threads)
     if target.startswith("icd") and vendor_file is not None:
         env["OCL_ICD_VENDORS"] = str(vendor_file)
-    elif target == "pocl" and Path(env.get("OCL_ICD_VENDORS", "")).name == "loomcl.icd":
-        # A shell set up for pyopencl on loomcl (as the README says) would hide the system's PoCL.
+    elif target == "pocl" and names_loomcls_icd(env.get("OCL_ICD_VENDORS")):
         del env["OCL_ICD_VENDORS"]
     return env
 

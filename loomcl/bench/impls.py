@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 
 import numpy as np
@@ -58,7 +59,15 @@ INSTALL_POCL = ("; to compare with PoCL, install it: apt-get install -y pocl-ope
                 "python3 -m pip install pyopencl")
 
 
+def names_loomcls_icd(vendors: str | None) -> bool:
+    """Whether OCL_ICD_VENDORS names loomcl's vendor file (a shell set up for pyopencl on loomcl, as the
+    README says): the loader then lists loomcl alone, and PoCL is hidden."""
+    return bool(vendors) and Path(vendors).name == "loomcl.icd"
+
+
 def open_pocl() -> Implementation | str:
+    if names_loomcls_icd(os.environ.get("OCL_ICD_VENDORS")):
+        del os.environ["OCL_ICD_VENDORS"]   # read when pyopencl first lists the platforms, just below
     try:
         import pyopencl as cl
     except Exception as exc:  # noqa: BLE001 - any import failure means "not available"

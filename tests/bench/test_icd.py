@@ -187,3 +187,21 @@ def test_the_numpy_column_times_the_same_computation(op):
     got = op.numpy(a, b, out)
     agreement = compare(op.name, np.atleast_1d(out if got is None else got), op.reference(a, b), op.tolerance)
     assert agreement.ok, agreement.message
+
+
+def test_pocl_is_found_from_a_shell_set_up_for_pyopencl_on_loomcl(tmp_path):
+    """The README's `export OCL_ICD_VENDORS=...loomcl.icd` must not hide PoCL from the bench's comparison;
+    another vendors setting is the user's choice and is kept."""
+    pytest.importorskip("pyopencl")
+    script = "from loomcl.bench import impls; impl = impls.open_pocl(); print(getattr(impl, 'name', impl))"
+
+    def pocl_with(vendors: str) -> str:
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                              env={k: v for k, v in os.environ.items() if k != "OCL_ICD_VENDORS"}
+                              | ({"OCL_ICD_VENDORS": vendors} if vendors else {}))
+        return done.stdout.strip()
+
+    if pocl_with("") != "PoCL":
+        pytest.skip("no PoCL on this machine")
+    assert pocl_with(str(tmp_path / "loomcl.icd")) == "PoCL"
+    assert pocl_with(str(tmp_path / "other.icd")).startswith("PoCL not available: ")
