@@ -33,11 +33,15 @@ sys.path.insert(0, str(HERE))
 
 import icd_vendor  # noqa: E402
 import pyopencl_sdist  # noqa: E402
-from suite_results import FileResult, comparison, comparison_table, read_record, table  # noqa: E402
+from suite_results import (  # noqa: E402
+    FileResult, comparison, comparison_table, normalize_id, progress, read_record, table)
 
 TEST_FILES = ("test_wrapper.py", "test_array.py", "test_algorithm.py", "test_clmath.py",
               "test_clrandom.py", "test_enqueue_copy.py", "test_arrays_in_structs.py")
 FILE_TIMEOUT_S = 1800
+STALL_S = 300        # a test without an outcome for this long is hung (the slowest take ~15 s on loomcl)
+MAX_RESTARTS = 5
+POLL_S = 2
 EXAMPLE_TIMEOUT_S = 300
 
 # A subset for CI (tests/icd/test_pyopencl_suite.py): a file -> its test functions (every
@@ -97,18 +101,32 @@ EXAMPLES_LEFT_OUT = {
 
 
 def run_file(suite: Path, vendor: icd_vendor.Vendor, name: str, selection: list[str] | None = None,
-             timeout: float = FILE_TIMEOUT_S, logs: Path | None = None) -> FileResult:
-    """One of pyopencl's test files (or `selection`, node ids within it) in its own pytest process."""
+             timeout: float = FILE_TIMEOUT_S, logs: Path | None = None, stall: float = STALL_S) -> FileResult:
+    """One of pyopencl's test files (or `selection`, node ids within it) in its own pytest process.
+
+    A test that hangs (no outcome for `stall` seconds) or kills the process is recorded as an error
+    and the file goes on in a new process without it and without the tests already run, up to
+    MAX_RESTARTS times and `timeout` seconds in all."""
     logs = logs or Path(tempfile.mkdtemp(prefix="pyopencl-suite-"))
     record, log = logs / f"{Path(name).stem}.jsonl", logs / f"{Path(name).stem}.log"
     record.unlink(missing_ok=True)
-    command = [sys.executable, "-m", "pytest", "-p", "pyopencl_outcomes", "-p", "no:cacheprovider",
-               "-c", os.devnull, "--rootdir", str(suite / "test"), "-q", "-W", "ignore::DeprecationWarning",
-               *(selection or [name])]
+    log.unlink(missing_ok=True)
     env = _environment(vendor, PYOPENCL_OUTCOMES_FILE=str(record))
-    result = FileResult(name)
-    code, result.seconds = _run(command, suite / "test", env, timeout, log)
-    result.status = "completed" if code in (0, 1) else _ending(code, timeout)   # 1: some failed
+    result, already_run = FileResult(name), []
+    for _ in range(MAX_RESTARTS + 1):
+        command = [sys.executable, "-m", "pytest", "-p", "pyopencl_outcomes", "-p", "no:cacheprovider",
+                   "-c", os.devnull, "--rootdir", str(suite / "test"), "-q", "-W", "ignore::DeprecationWarning",
+                   *(selection or [name]), *(f"--deselect={test}" for test in already_run)]
+        code, seconds, stopped = _run(command, suite / "test", env, timeout - result.seconds, log, record, stall)
+        result.seconds += seconds
+        result.status = "completed" if code in (0, 1) else stopped or _ending(code)   # 1: some failed
+        done, running = progress(record)
+        if result.status == "completed" or running is None or result.seconds >= timeout:
+            break
+        result.interrupted[normalize_id(running)] = result.status
+        already_run = done + [running]
+    if result.interrupted and result.status == "completed":
+        result.status = f"completed in {len(result.interrupted) + 1} processes"
     read_record(result, record)
     return result
 
@@ -126,9 +144,9 @@ def run_examples(suite: Path, vendor: icd_vendor.Vendor, timeout: float = EXAMPL
                 results[name] = {"outcome": "skipped", "seconds": 0.0, "reason": f"needs {', '.join(missing)}"}
                 continue
             log = logs / f"example-{Path(name).stem}.log"
-            code, seconds = _run([sys.executable, name], workdir, _environment(vendor), timeout, log)
+            code, seconds, stopped = _run([sys.executable, name], workdir, _environment(vendor), timeout, log)
             outcome = "passed" if code == 0 else "failed"
-            reason = "" if code == 0 else _last_line(log, _ending(code, timeout))
+            reason = "" if code == 0 else _last_line(log, stopped or _ending(code))
             results[name] = {"outcome": outcome, "seconds": round(seconds, 1), "reason": reason}
     results.update({name: {"outcome": "left out", "seconds": 0.0, "reason": why}
                     for name, why in EXAMPLES_LEFT_OUT.items()})
@@ -157,25 +175,33 @@ def _environment(vendor: icd_vendor.Vendor, **extra: str) -> dict[str, str]:
     return {**os.environ, **vendor.environment(), "PYTHONPATH": pythonpath, "MPLBACKEND": "Agg", **extra}
 
 
-def _run(command: list[str], cwd: Path, env: dict, timeout: float, log: Path) -> tuple[int | None, float]:
+def _run(command: list[str], cwd: Path, env: dict, timeout: float, log: Path, record: Path | None = None,
+         stall: float | None = None) -> tuple[int | None, float, str | None]:
     """Run in a session of its own, so that a hang is stopped with its children: the exit status
-    (None when it timed out) and the seconds it took."""
-    start = time.perf_counter()
-    with open(log, "w") as out:
+    (None when stopped), the seconds it took, and why it was stopped (past `timeout`, or `record`
+    unchanged for `stall` seconds)."""
+    start, started_at = time.perf_counter(), time.time()
+    with open(log, "a") as out:
         process = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL, start_new_session=True)
-        try:
-            code = process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-            code = None
-    return code, time.perf_counter() - start
+        while True:
+            try:
+                return process.wait(timeout=POLL_S), time.perf_counter() - start, None
+            except subprocess.TimeoutExpired:
+                pass
+            if time.perf_counter() - start > timeout:
+                stopped = f"timed out after {timeout:g} s"
+                break
+            last_news = max(started_at, record.stat().st_mtime if record and record.exists() else 0)
+            if stall and time.time() - last_news > stall:
+                stopped = f"hung (no outcome for {stall:g} s)"
+                break
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    return None, time.perf_counter() - start, stopped
 
 
-def _ending(code: int | None, timeout: float) -> str:
-    if code is None:
-        return f"timed out after {timeout:g} s"
+def _ending(code: int) -> str:
     if code < 0:
         return f"crashed ({signal.Signals(-code).name})"
     return f"exit status {code}"

@@ -33,11 +33,11 @@ def normalize_id(nodeid: str) -> str:
 class FileResult:
     """One test file's run: each test's outcome, and how the pytest process ended."""
     name: str
-    status: str = "completed"       # or "timed out after N s", "crashed (SIGSEGV)", "pytest exit status N"
+    status: str = "completed"       # or "timed out after N s", "crashed (SIGSEGV)", "exit status N"
     seconds: float = 0.0
     outcomes: dict[str, str] = field(default_factory=dict)
     messages: dict[str, str] = field(default_factory=dict)
-    interrupted_in: str | None = None   # the test running when the process died or was stopped
+    interrupted: dict[str, str] = field(default_factory=dict)   # a test that hung or killed its process -> how
 
     def counts(self) -> dict[str, int]:
         counted = Counter(self.outcomes.values())
@@ -48,29 +48,40 @@ class FileResult:
 
     def as_json(self) -> dict:
         return {"status": self.status, "seconds": round(self.seconds, 1), "counts": self.counts(),
-                "interrupted_in": self.interrupted_in,
+                "interrupted": self.interrupted,
                 "failing": {test: self.messages.get(test, "") for test in self.ids(FAILING)},
                 "passing": self.ids(("passed", "xpassed"))}
 
 
-def read_record(result: FileResult, record: Path) -> None:
-    """Fill `result` from the plugin's JSON lines; a failing phase outranks a passing one."""
-    started = []
-    lines = record.read_text(encoding="utf-8").splitlines() if record.exists() else []
-    for line in lines:
-        event = json.loads(line)
-        test = normalize_id(event["id"])
+def progress(record: Path) -> tuple[list[str], str | None]:
+    """The raw ids of the tests with an outcome so far, and of the test started without one (the
+    one running when the process stopped), or None."""
+    done, running = [], None
+    for event in _events(record):
         if event["event"] == "start":
-            started.append(test)
-        elif result.outcomes.get(test) not in FAILING:
+            running = event["id"]
+        else:
+            done.append(event["id"])
+            running = None if running == event["id"] else running
+    return list(dict.fromkeys(done)), running
+
+
+def read_record(result: FileResult, record: Path) -> None:
+    """Fill `result` from the plugin's JSON lines; a failing phase outranks a passing one, and a
+    test that was running when its process was stopped is an error (how it stopped, the message)."""
+    for event in _events(record):
+        test = normalize_id(event["id"])
+        if event["event"] == "outcome" and result.outcomes.get(test) not in FAILING:
             result.outcomes[test] = event["outcome"]
             if event.get("message"):
                 result.messages[test] = event["message"]
-    unfinished = [test for test in started if test not in result.outcomes]
-    if unfinished and result.status != "completed":
-        result.interrupted_in = unfinished[-1]
-        result.outcomes[unfinished[-1]] = "error"
-        result.messages[unfinished[-1]] = result.status
+    for test, how in result.interrupted.items():
+        result.outcomes[test], result.messages[test] = "error", how
+
+
+def _events(record: Path) -> list[dict]:
+    lines = record.read_text(encoding="utf-8").splitlines() if record.exists() else []
+    return [json.loads(line) for line in lines]
 
 
 def comparison(run: dict, baseline: dict, keep=lambda test: True) -> dict[str, dict]:
