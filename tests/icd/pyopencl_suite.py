@@ -121,9 +121,11 @@ def run_file(suite: Path, vendor: icd_vendor.Vendor, name: str, selection: list[
         result.seconds += seconds
         result.status = "completed" if code in (0, 1) else stopped or _ending(code)   # 1: some failed
         done, running = progress(record)
-        if result.status == "completed" or running is None or result.seconds >= timeout:
+        if result.status == "completed" or running is None:
             break
         result.interrupted[normalize_id(running)] = result.status
+        if result.seconds >= timeout:
+            break
         already_run = done + [running]
     if result.interrupted and result.status == "completed":
         result.status = f"completed in {len(result.interrupted) + 1} processes"
