@@ -72,7 +72,17 @@ def _message(report) -> str:
         return str(report.wasxfail)[:300]
     if report.failed:
         text = getattr(report, "longreprtext", "") or str(report.longrepr)
-        errors = [line[1:].strip() for line in text.splitlines() if line.startswith("E ")]
-        lines = errors or text.strip().splitlines()[-1:]   # the exception's first line says most
-        return lines[0][:300] if lines else ""
+        return _first_line_of_last_error(text)[:300]
     return ""
+
+
+def _first_line_of_last_error(text: str) -> str:
+    """pytest marks an exception's lines with "E"; in a chain ("During handling of the above
+    exception...") the last block is the one raised, and its first line names it."""
+    blocks, previous_was_error = [], False
+    for line in text.splitlines():
+        is_error = line.startswith("E ")
+        if is_error and not previous_was_error:
+            blocks.append(line[1:].strip())
+        previous_was_error = is_error
+    return blocks[-1] if blocks else (text.strip().splitlines() or [""])[-1]
