@@ -7,6 +7,9 @@ one dict-free call: a Buffer stores its address, a number is range-checked and s
 vector or struct is copied to host memory whose address goes in the slot. A value of the wrong kind
 or out of range raises LogicError INVALID_ARG_VALUE naming the argument and its type.
 
+`held[i]` is the object that owns the memory slot i points to (a buffer's bytes, a by-value copy):
+an enqueued launch snapshots the slots and keeps these alive until it has run (kernel.py).
+
 In checked mode the block also holds each pointer argument's extent and the address of the
 kernel's `CheckRecord` (abi.py), which every launch of the kernel shares.
 """
@@ -42,6 +45,7 @@ class KernelArguments:
             self.slots[2 * count] = ctypes.addressof(self.check_record)
         self.address = ctypes.addressof(self.slots)
         self.missing = set(range(len(params)))
+        self.held: list = [None] * count
         self.local_sizes: dict[int, int] = {}
         self.local_indices = [i for i, p in enumerate(params) if p.kind is ParamKind.LOCAL_POINTER]
         self.setters = [self._setter(i, p) for i, p in enumerate(params)]
@@ -107,7 +111,7 @@ class KernelArguments:
         return self._by_value_setter(index, param)
 
     def _pointer_setter(self, index: int):
-        slots = self.slots
+        slots, held = self.slots, self.held
         extent = index + self.extents if self.extents is not None else None
 
         def set_pointer(value) -> None:
@@ -117,10 +121,12 @@ class KernelArguments:
                         ROUTINE, status_code.INVALID_MEM_OBJECT, f"argument {index} ({self._describe(index)}): the buffer was released"
                     )
                 slots[index] = value.address
+                held[index] = value._memory  # (what Buffer.release() drops)
                 if extent is not None:
                     slots[extent] = value.size
             elif value is None:
                 slots[index] = 0
+                held[index] = None
                 if extent is not None:
                     slots[extent] = 0
             else:
@@ -193,15 +199,14 @@ class KernelArguments:
         return set_float
 
     def _by_value_setter(self, index: int, param: KernelParam):
-        keep: list = [None]
-        slots = self.slots
+        slots, held = self.slots, self.held
 
         def set_by_value(value) -> None:
             if isinstance(value, (Buffer, LocalMemory)) or value is None:
                 raise self._wrong(index, value, f"a {param.size}-byte value")
             data = self._check_value_size(index, param, self._value_bytes(index, param, value))
             storage = ctypes.create_string_buffer(data, max(len(data), 1))
-            keep[0] = storage
+            held[index] = storage
             slots[index] = ctypes.addressof(storage)
 
         return set_by_value
