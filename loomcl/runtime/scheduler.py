@@ -18,9 +18,10 @@ it on the waiter), so a small command waits where OpenCL lets it wait, until the
 (flush(), a wait, a blocking call: OpenCL 1.2 sec. 5.13 guarantees nothing sooner), and a big one
 (`hand_off`: a kernel of HAND_OFF_WORK_ITEMS work-items or more, a transfer of HAND_OFF_BYTES or
 more) wakes the executor at once, which then also runs the small ones before it. A completed
-dependency (a user event, another queue's command), a callback registration or a status query also
-flush. A waiter that takes the command the executor was just woken for takes the wake back when
-nothing else is ready, so the executor sleeps on.
+dependency (a user event, another queue's command), a callback registration and a status query also
+flush, and a command that waits for another queue's command flushes that queue. A waiter that takes
+the command the executor was just woken for takes the wake back when nothing else is ready, so the
+executor sleeps on.
 
 Failures. A command's exception is kept on its event (negative status). finish() raises the first
 failure of the queue that no wait has raised yet; a blocking call on an in-order queue raises its own
@@ -87,6 +88,8 @@ class Scheduler:
         for event in command.wait_for:  # events of other queues and user events poke this one
             if event._status > COMPLETE and (event.command_queue is None or event.command_queue.scheduler is not self):
                 event.add_hook(COMPLETE, self._dependency_done)
+                if event.command_queue is not None:  # (OpenCL asks the user to flush it; do it for them)
+                    event.command_queue.scheduler.flush()
 
     def _order_locked(self, command: Command) -> None:
         kind = command.event.command_type
