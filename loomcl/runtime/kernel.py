@@ -118,7 +118,12 @@ class Kernel:
             raise LogicError(ROUTINE, status_code.INVALID_COMMAND_QUEUE, f"{queue!r} is not a CommandQueue")
         if queue.context is not self.program.context:
             raise LogicError(ROUTINE, status_code.INVALID_CONTEXT, "the queue and the kernel belong to different contexts")
-        plan = self._lookup(queue, global_size, local_size, global_offset, g_times_l, allow_empty_ndrange)
+        try:  # (the cache hit of _lookup, inlined)
+            plan = self._plans.get((global_size, local_size, global_offset, g_times_l))
+        except TypeError:
+            plan = None
+        if plan is None:
+            plan = self._lookup(queue, global_size, local_size, global_offset, g_times_l, allow_empty_ndrange)
         if plan is None:  # an allowed empty NDRange: a command that does nothing, in its place
             return queue.enqueue(_NDRANGE, ROUTINE, None, wait_for)
         args = self._args

@@ -7,7 +7,8 @@ offsets) and keeps alive what they point to (`KernelArguments.held`). The native
 kernel's launch block, a second argument block at a fixed address that every plan of the kernel
 points to: a run copies the image there and calls the worker pool, holding the kernel's launch lock,
 so that launches of one kernel from several queues take turns for the block, the printf buffer and
-the checked-mode record. (The pool runs one launch at a time anyway.)
+the checked-mode record. (A plain launch of one batch copies under the pool's lock instead, which
+runs one launch at a time anyway.)
 
 A fault, Ctrl-C or checked-mode violation raises the same exception as before; the command keeps it
 on its event (command.py). printf output is written when the launch ends, also when it failed.
@@ -74,14 +75,15 @@ class Launcher:
     def run(self, plan: LaunchPlan, runs: tuple, image: bytes | None, held: tuple) -> None:
         """Run each (request, groups, arena, image of its own or None for `image`) of `plan`;
         raise what stopped it. `held` only lives as long as the launch."""
+        if self._printf_formats is None and self.check_record is None and len(runs) == 1:
+            # (the common case: the pool's lock alone keeps the copy and the run together)
+            request, groups, arena, own_image = runs[0]
+            failure = (pool_module._pool or get_pool()).run(request, groups, arena, self._block,
+                                                             image if own_image is None else own_image)
+            if failure is not None:
+                raise_launch_failure(failure, self.name)
+            return
         with self.lock:
-            if self._printf_formats is None and self.check_record is None and len(runs) == 1:
-                request, groups, arena, own_image = runs[0]
-                self._block[:] = image if own_image is None else own_image
-                failure = (pool_module._pool or get_pool()).run(request, groups, arena)
-                if failure is not None:
-                    raise_launch_failure(failure, self.name)
-                return
             printf = self._printf_output(plan) if self._printf_formats is not None else None
             try:
                 self._run(plan, runs, image)

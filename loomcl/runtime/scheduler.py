@@ -241,7 +241,12 @@ class Scheduler:
         lock.acquire()
         try:
             while (self._pending or self._running) if event is None else event._status > COMPLETE:
-                command = self._take_locked()
+                pending = self._pending
+                if not self.out_of_order and pending and not self._running and not pending[0].wait_for:
+                    command = pending.popleft()  # (_take_locked's common case, inlined)
+                    self._running.add(command)
+                else:
+                    command = self._take_locked()
                 if command is None:
                     self._waiters += 1
                     try:
