@@ -43,6 +43,10 @@ def scalar_dtype(t: ft.Type) -> np.dtype | None:
 def kernel_param(param: ast.ParamDecl) -> KernelParam:
     t = param.type
     info = {"info_type_name": info_type_name(t), "type_qualifiers": type_qualifiers(t)}
+    if t.is_image:  # the address of its descriptor (codegen/image_abi.py)
+        return KernelParam(param.name, ParamKind.IMAGE, str(t.unqualified()), None, 8, **info)
+    if t.is_sampler:  # its bits
+        return KernelParam(param.name, ParamKind.SAMPLER, "sampler_t", None, 4, **info)
     if isinstance(t, ft.PointerType):
         kind = _KIND_OF_SPACE.get(t.pointee_address_space, ParamKind.GLOBAL_POINTER)
         return KernelParam(param.name, kind, str(t), scalar_dtype(t.pointee.unqualified()), 8, **info)
@@ -57,6 +61,8 @@ def info_type_name(t: ft.Type) -> str:
     """The type as clGetKernelArgInfo names it: no address space or qualifier ("float*", "uint4")."""
     if isinstance(t, ft.PointerType):
         return info_type_name(t.pointee) + "*"
+    if t.is_image:
+        return t.name  # "image2d_t": the access qualifier is CL_KERNEL_ARG_ACCESS_QUALIFIER
     return str(t.unqualified())
 
 

@@ -46,6 +46,8 @@ _QUALIFIER = {
     ParamKind.LOCAL_POINTER: kernel_arg_address_qualifier.LOCAL,
     ParamKind.SCALAR: kernel_arg_address_qualifier.PRIVATE,
     ParamKind.BY_VALUE: kernel_arg_address_qualifier.PRIVATE,
+    ParamKind.IMAGE: kernel_arg_address_qualifier.GLOBAL,  # as clang reports images
+    ParamKind.SAMPLER: kernel_arg_address_qualifier.PRIVATE,
 }
 
 
@@ -244,7 +246,7 @@ class Kernel:
         item = self.signature.params[index]
         values = {
             "address_qualifier": _QUALIFIER[item.kind],
-            "access_qualifier": kernel_arg_access_qualifier.NONE,
+            "access_qualifier": _access_qualifier(item),
             "type_name": item.info_type_name,
             "type_qualifier": sum(bit for qualifier, bit in _TYPE_QUALIFIER.items()
                                   if qualifier in item.type_qualifiers),
@@ -299,3 +301,12 @@ def _is_empty(global_size) -> bool:
 def _instant(queued: int) -> ProfilingInfo:
     now = now_ns()
     return ProfilingInfo(queued, queued, now, now)
+
+
+def _access_qualifier(param) -> int:
+    """An image's access qualifier (its type name spells it: "__write_only image2d_t"), else NONE."""
+    if param.kind is not ParamKind.IMAGE:
+        return kernel_arg_access_qualifier.NONE
+    if "write_only" in param.type_name:
+        return kernel_arg_access_qualifier.WRITE_ONLY
+    return kernel_arg_access_qualifier.READ_ONLY
