@@ -157,7 +157,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
             p.type = T.ERROR
 
     def check_kernel_param(self, p: A.ParamDecl) -> None:
-        if p.type.is_pointer and p.type.pointee.address_space not in _KERNEL_POINTER_SPACES:
+        if p.type.is_pointer and p.type.pointee.address_space not in _KERNEL_POINTER_SPACES \
+                and not (p.type.pointee.is_image or p.type.pointee.is_sampler):  # resolve_type reports those
             self.diags.error(p.loc, "pointer arguments to kernel functions must reside in "
                                     "'__global', '__constant', or '__local' address space")
         elif p.type.unqualified() == T.BOOL:
