@@ -103,12 +103,12 @@ _COMMON = """
 #define M_SQRT1_2 0.7071067811865476
 #define FP_ILOGB0 (-2147483647 - 1)
 #define FP_ILOGBNAN 2147483647
-#define __IMAGE_SUPPORT__ 1
 """
 
-# Image and sampler constants (spec 6.12.14): sampler bits as codegen/image_abi.py defines them (clang's
+# Image and sampler constants (spec 6.12.14; __IMAGE_SUPPORT__ and __opencl_c_images wait for the device to
+# report CL_DEVICE_IMAGE_SUPPORT, runtime/device.py): sampler bits as codegen/image_abi.py defines them (clang's
 # values), channel orders and data types as the C API's CL_* codes, which get_image_channel_order and
-# get_image_channel_data_type return (tests/frontend/test_image_constants.py holds them together).
+# get_image_channel_data_type return (tests/frontend/test_images.py holds them together).
 _IMAGES = """
 #define CLK_NORMALIZED_COORDS_FALSE 0
 #define CLK_NORMALIZED_COORDS_TRUE 1
@@ -151,8 +151,7 @@ _IMAGES = """
 
 
 DEFAULT_C_VERSION = 120
-_OPENCL_C_3_FEATURES = ("__opencl_c_fp64", "__opencl_c_int64", "__opencl_c_images",
-                        "__opencl_c_3d_image_writes")
+_OPENCL_C_3_FEATURES = ("__opencl_c_fp64", "__opencl_c_int64")
 
 
 def predefined_source(options: BuildOptions) -> str:
