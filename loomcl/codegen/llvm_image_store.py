@@ -92,15 +92,21 @@ def _convert(w: FunctionText, code: int, lane: str) -> str:
 
 
 def _order_lanes(w: FunctionText, bits: list[str], order: str) -> list[str]:
-    """The four stored components' values: the color lanes the order puts there (lane 0 pads)."""
-    result = list(bits)  # RGBA, and any unknown order
-    for code, lanes in C.RGBA_TO_ORDER.items():
-        if code == C.RGBA:
-            continue
-        is_order = w.op(f"icmp eq i32 {order}, {code}")
-        padded = list(lanes) + [0] * (4 - len(lanes))
-        result = [w.select(is_order, "i32", bits[lane], current) for lane, current in zip(padded, result)]
-    return result
+    """The four stored components' values: the color lanes the order puts there (lane 0 pads), by a
+    switch over the orders (the order is the same for the whole image)."""
+    cases = [(code, w.label("order")) for code in C.RGBA_TO_ORDER if code != C.RGBA]
+    start, done = w.label("place"), w.label("placed")
+    w.emit(f"br label %{start}")
+    w.block(start)
+    w.emit(f"switch i32 {order}, label %{done} [" + " ".join(f"i32 {c}, label %{b}" for c, b in cases) + "]")
+    incoming = [(list(bits), start)]  # RGBA, and any unknown order
+    for code, block in cases:
+        w.block(block)
+        lanes = list(C.RGBA_TO_ORDER[code]) + [0] * (4 - len(C.RGBA_TO_ORDER[code]))
+        incoming.append(([bits[lane] for lane in lanes], block))
+        w.emit(f"br label %{done}")
+    w.block(done)
+    return [w.phi("i32", [(values[k], block) for values, block in incoming]) for k in range(4)]
 
 
 def _store_components(w: FunctionText, code: int, values: list[str], texel: str) -> None:

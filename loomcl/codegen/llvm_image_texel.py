@@ -141,18 +141,25 @@ def _vector(w: FunctionText, t: str, scalar: str, values: list[str]) -> str:
 
 
 def _place_channels(w: FunctionText, stored: str, order: str, t: str, scalar: str) -> str:
-    """R, G, B, A from the stored components by the channel order (a select per order: no branches)."""
+    """R, G, B, A from the stored components by the channel order: a switch over the orders (one
+    well-predicted branch per texel; the order is the same for the whole image)."""
     one = "1.0" if scalar == "float" else "1"
     zero = "0.0" if scalar == "float" else "0"
     missing = f"<{scalar} {zero}, {scalar} {zero}, {scalar} {zero}, {scalar} {one}>"
-    result = stored  # RGBA, and any unknown order
-    for code, lanes in C.ORDER_TO_RGBA.items():
-        if code == C.RGBA:
-            continue
-        mask = ", ".join(f"i32 {4 if x == C.MISSING_ZERO else 7 if x == C.MISSING_ONE else x}" for x in lanes)
-        placed = w.op(f"shufflevector {t} {stored}, {t} {missing}, <4 x i32> <{mask}>")
-        result = w.select(w.op(f"icmp eq i32 {order}, {code}"), t, placed, result)
-    return result
+    cases = [(code, w.label("order")) for code in C.ORDER_TO_RGBA if code != C.RGBA]
+    start, done = w.label("place"), w.label("placed")
+    w.emit(f"br label %{start}")
+    w.block(start)
+    w.emit(f"switch i32 {order}, label %{done} [" + " ".join(f"i32 {c}, label %{b}" for c, b in cases) + "]")
+    incoming = [(stored, start)]  # RGBA, and any unknown order
+    for code, block in cases:
+        w.block(block)
+        mask = ", ".join(f"i32 {4 if x == C.MISSING_ZERO else 7 if x == C.MISSING_ONE else x}"
+                         for x in C.ORDER_TO_RGBA[code])
+        incoming.append((w.op(f"shufflevector {t} {stored}, {t} {missing}, <4 x i32> <{mask}>"), block))
+        w.emit(f"br label %{done}")
+    w.block(done)
+    return w.phi(t, incoming)
 
 
 def border_color_function(module: ModuleText, channels: ImageChannels) -> str:
