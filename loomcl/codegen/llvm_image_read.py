@@ -28,7 +28,7 @@ from .image_abi import (ADDRESS_CLAMP, ADDRESS_MASK, ADDRESS_MIRRORED_REPEAT, AD
                         FILTER_LINEAR, FILTER_SHIFT, NORMALIZED_COORDS)
 from .llvm_image_store import write_texel_function
 from .llvm_image_text import F4, I4, FunctionText
-from .llvm_image_texel import border_color_function, read_texel_function
+from .llvm_image_texel import border_color_function, read_texels_function, texels_type
 from .llvm_module import ModuleText
 from .llvm_types import format_float
 
@@ -187,20 +187,26 @@ class _SampledRead:
 
     # -- texels and their weighted sum ----------------------------------------------------------------
 
-    def texel_at(self, indices: list[str], layer: str | None) -> str:
+    def texel_coordinates(self, indices: list[str], layer: str | None) -> str:
         x, y, z = (indices + ["0", "0"])[:3]
         if self.geometry.is_array:
             y, z = (layer, "0") if self.geometry.dims == 1 else (y, layer)
-        fetch = read_texel_function(self.module, self.channels)
-        return self.w.op(f"call {self.color} {fetch}(ptr %desc, i64 {x}, i64 {y}, i64 {z})")
+        return f"i64 {x}, i64 {y}, i64 {z}"
+
+    def fetch(self, corners: list[list[str]], layer: str | None) -> list[str]:
+        """The texels at each corner's indices, through one call (one dispatch on the format)."""
+        w, n = self.w, len(corners)
+        fetch = read_texels_function(self.module, self.channels, n)
+        args = ", ".join(self.texel_coordinates(c, layer) for c in corners)
+        result = w.op(f"call {texels_type(self.channels, n)} {fetch}(ptr %desc, {args})")
+        return [w.op(f"extractvalue {texels_type(self.channels, n)} {result}, {k}") for k in range(n)]
 
     def combine(self, axes: list[list[tuple]], layer: str | None) -> str:
         w = self.w
-        total = None
-        border = None
-        for corner in _corners([len(a) for a in axes]):
-            picks = [axes[d][k] for d, k in enumerate(corner)]
-            texel = self.texel_at([p[0] for p in picks], layer)
+        corners = [[axes[d][k] for d, k in enumerate(corner)] for corner in _corners([len(a) for a in axes])]
+        texels = self.fetch([[p[0] for p in picks] for picks in corners], layer)
+        total = border = None
+        for picks, texel in zip(corners, texels):
             outside = [p[1] for p in picks if p[1] is not None]
             if outside:
                 border = border or w.op(f"call {self.color} {border_color_function(self.module, self.channels)}(ptr %desc)")

@@ -30,12 +30,13 @@ def _f(value: float) -> str:
     return format_float(ty.f32, value)
 
 
-def texel_address(w: FunctionText) -> str:
+def texel_address(w: FunctionText, suffix: str = "") -> str:
+    """The address of the texel at the parameters %x, %y, %z (each followed by `suffix`)."""
     data = w.field("%desc", "data", "ptr")
     element = w.op(f"sext i32 {w.field('%desc', 'element_size', 'i32')} to i64")
-    offset = w.op(f"mul i64 %x, {element}")
-    row = w.op(f"mul i64 %y, {w.field('%desc', 'row_pitch')}")
-    plane = w.op(f"mul i64 %z, {w.field('%desc', 'slice_pitch')}")
+    offset = w.op(f"mul i64 %x{suffix}, {element}")
+    row = w.op(f"mul i64 %y{suffix}, {w.field('%desc', 'row_pitch')}")
+    plane = w.op(f"mul i64 %z{suffix}, {w.field('%desc', 'slice_pitch')}")
     offset = w.op(f"add i64 {w.op(f'add i64 {offset}, {row}')}, {plane}")
     return w.op(f"getelementptr inbounds i8, ptr {data}, i64 {offset}", "texel")
 
@@ -48,16 +49,22 @@ def _component_count(w: FunctionText, size: int) -> str:
 # -- reads ------------------------------------------------------------------------------------------------
 
 
-def read_texel_function(module: ModuleText, channels: ImageChannels) -> str:
-    """`@name(ptr %desc, i64 %x, i64 %y, i64 %z)` -> the color (<4 x float> or <4 x i32>)."""
-    symbol = f"loomcl.image.texel.{channels.value}"
-    return module.define_once(symbol, lambda: _read_texel(module, channels, symbol))
+def read_texels_function(module: ModuleText, channels: ImageChannels, count: int) -> str:
+    """`@name(ptr %desc, i64 %x0, i64 %y0, i64 %z0, ..., i64 %z<count-1>)` -> a struct of `count`
+    colors (<4 x float> or <4 x i32>): a linear filter's neighbours share one dispatch on the format."""
+    symbol = f"loomcl.image.texels{count}.{channels.value}"
+    return module.define_once(symbol, lambda: _read_texels(module, channels, count, symbol))
 
 
-def _read_texel(module: ModuleText, channels: ImageChannels, symbol: str) -> str:
+def texels_type(channels: ImageChannels, count: int) -> str:
+    t = F4 if channels is _FLOAT else I4
+    return "{" + ", ".join([t] * count) + "}"
+
+
+def _read_texels(module: ModuleText, channels: ImageChannels, count: int, symbol: str) -> str:
     w = FunctionText(module)
     t, scalar = (F4, "float") if channels is _FLOAT else (I4, "i32")
-    texel = texel_address(w)
+    texels = [texel_address(w, str(k)) for k in range(count)]
     order = w.field("%desc", "channel_order", "i32")
     data_type = w.field("%desc", "channel_data_type", "i32")
     done = w.label("decoded")
@@ -67,15 +74,19 @@ def _read_texel(module: ModuleText, channels: ImageChannels, symbol: str) -> str
     incoming = []
     for code, block in cases:
         w.block(block)
-        incoming.append((_decode(w, code, channels, texel), block))
+        incoming.append(([_decode(w, code, channels, texel) for texel in texels], block))
         w.emit(f"br label %{done}")
     w.block(default)
-    incoming.append(("zeroinitializer", default))
+    incoming.append((["zeroinitializer"] * count, default))
     w.emit(f"br label %{done}")
     w.block(done)
-    stored = w.phi(t, incoming)
-    w.emit(f"ret {t} {_place_channels(w, stored, order, t, scalar)}")
-    return w.definition(symbol, t, "ptr %desc, i64 %x, i64 %y, i64 %z")
+    stored = [w.phi(t, [(values[k], block) for values, block in incoming]) for k in range(count)]
+    result = "poison"
+    for k, color in enumerate(_place_channels(w, stored, order, t, scalar)):
+        result = w.op(f"insertvalue {texels_type(channels, count)} {result}, {t} {color}, {k}")
+    w.emit(f"ret {texels_type(channels, count)} {result}")
+    params = ", ".join(f"i64 %x{k}, i64 %y{k}, i64 %z{k}" for k in range(count))
+    return w.definition(symbol, texels_type(channels, count), f"ptr %desc, {params}")
 
 
 def _decode(w: FunctionText, code: int, channels: ImageChannels, texel: str) -> str:
@@ -140,9 +151,9 @@ def _vector(w: FunctionText, t: str, scalar: str, values: list[str]) -> str:
     return vector
 
 
-def _place_channels(w: FunctionText, stored: str, order: str, t: str, scalar: str) -> str:
-    """R, G, B, A from the stored components by the channel order: a switch over the orders (one
-    well-predicted branch per texel; the order is the same for the whole image)."""
+def _place_channels(w: FunctionText, stored: list[str], order: str, t: str, scalar: str) -> list[str]:
+    """R, G, B, A of each texel from its stored components by the channel order: a switch over the
+    orders (one well-predicted branch; the order is the same for the whole image)."""
     one = "1.0" if scalar == "float" else "1"
     zero = "0.0" if scalar == "float" else "0"
     missing = f"<{scalar} {zero}, {scalar} {zero}, {scalar} {zero}, {scalar} {one}>"
@@ -156,10 +167,10 @@ def _place_channels(w: FunctionText, stored: str, order: str, t: str, scalar: st
         w.block(block)
         mask = ", ".join(f"i32 {4 if x == C.MISSING_ZERO else 7 if x == C.MISSING_ONE else x}"
                          for x in C.ORDER_TO_RGBA[code])
-        incoming.append((w.op(f"shufflevector {t} {stored}, {t} {missing}, <4 x i32> <{mask}>"), block))
+        incoming.append(([w.op(f"shufflevector {t} {v}, {t} {missing}, <4 x i32> <{mask}>") for v in stored], block))
         w.emit(f"br label %{done}")
     w.block(done)
-    return w.phi(t, incoming)
+    return [w.phi(t, [(values[k], block) for values, block in incoming]) for k in range(len(stored))]
 
 
 def border_color_function(module: ModuleText, channels: ImageChannels) -> str:
