@@ -10,6 +10,7 @@ import numpy as np
 import loomcl as cl
 from loomcl.codegen.image_abi import ADDRESS_CLAMP, FILTER_LINEAR
 from loomcl.compiler import build
+from loomcl.ir import instructions as ins
 
 from . import interp
 
@@ -83,6 +84,9 @@ def test_the_work_item_interpreter_runs_image_code():
 def test_the_work_group_form_runs_image_code():
     program = build(SOURCE)
     f = program.work_group_ir("k", (4, 2, 1))
+    in_loops = {b for loop in f.work_item_loops for b in loop.blocks}
+    queries = [i for i in f.instructions() if isinstance(i, ins.ImageQuery)]
+    assert queries and all(i.block not in in_loops for i in queries)  # uniform: once per group
     image, sampler, out, colors, sizes = _inputs()
     scratch = np.zeros(8 * 4, np.float32)
     interp.run_work_groups(f, [image, sampler.bits, out, colors, sizes, scratch], (2, 2))
