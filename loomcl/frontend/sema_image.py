@@ -74,7 +74,8 @@ class ImageChecker:
             return True
         if not d.type.is_sampler:
             return False
-        if not program_scope and not d.type.quals.const:
+        constant = d.type.quals.const or d.type.address_space is T.AddressSpace.CONSTANT
+        if not program_scope and not constant:
             self.diags.error(d.loc, "a function scope variable of type 'sampler_t' must be declared "
                                     "const (with a constant initializer)")
         if d.init is None:

@@ -21,8 +21,10 @@ def test_images_and_samplers_in_every_legal_place():
                       read_only image2d_array_t e, image3d_t f, write_only image3d_t g, sampler_t smp,
                       global float4 *o) {
             const sampler_t local_sampler = CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+            __constant sampler_t constant_sampler = CLK_FILTER_LINEAR;
             o[0] = read_imagef(a, s0, 1.5f) + read_imagef(b, smp, (int2)(1, 0)) + read_imagef(c, 3)
                  + helper(d, s1, (float2)(0.5f)) + read_imagef(e, local_sampler, (float4)(0))
+                 + read_imagef(e, constant_sampler, (float4)(1))
                  + convert_float4(read_imagei(f, 0x12, (int4)(0))) + read_imagef(d, (int2)(0));
             store(g, (int4)(0), (uint4)(1));
             o[1] = (float4)(get_image_width(a), get_image_array_size(b), get_image_dim(d).y,
