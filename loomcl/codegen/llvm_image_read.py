@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from ..ir import types as ty
 from ..ir.ops.images import ImageChannels, ImageGeometry
-from .image_abi import (ADDRESS_CLAMP, ADDRESS_MASK, ADDRESS_MIRRORED_REPEAT, ADDRESS_REPEAT, ADDRESS_SHIFT,
+from .image_abi import (ADDRESS_CLAMP, ADDRESS_CLAMP_TO_EDGE, ADDRESS_MASK, ADDRESS_MIRRORED_REPEAT, ADDRESS_REPEAT, ADDRESS_SHIFT,
                         FILTER_LINEAR, FILTER_SHIFT, NORMALIZED_COORDS)
 from .llvm_image_store import write_texel_function
 from .llvm_image_text import F4, I4, FunctionText
@@ -57,8 +57,11 @@ def canonical_bits(bits: int, channels: ImageChannels, is_float: bool) -> int:
     linear = (bits >> FILTER_SHIFT) & 3 == FILTER_LINEAR
     if not is_float:
         return ADDRESS_CLAMP << ADDRESS_SHIFT if addressing == ADDRESS_CLAMP else 0
-    if not normalized and addressing in (ADDRESS_REPEAT, ADDRESS_MIRRORED_REPEAT):
-        addressing = 1  # CLAMP_TO_EDGE
+    wraps = addressing in (ADDRESS_REPEAT, ADDRESS_MIRRORED_REPEAT) and normalized
+    if addressing != ADDRESS_CLAMP and not wraps:
+        # NONE (undefined outside the image), unknown modes, and wrapping unnormalized coordinates
+        # (undefined in OpenCL) read as CLAMP_TO_EDGE
+        addressing = ADDRESS_CLAMP_TO_EDGE
     linear = linear and channels is ImageChannels.FLOAT
     return normalized | addressing << ADDRESS_SHIFT | (FILTER_LINEAR << FILTER_SHIFT if linear else 0)
 
@@ -67,15 +70,19 @@ def canonical_bits(bits: int, channels: ImageChannels, is_float: bool) -> int:
 
 
 def read_function(module: ModuleText, geometry: ImageGeometry, channels: ImageChannels, is_float: bool,
-                  sampler_bits: int | None) -> str:
+                  sampler_bits: int | None, inline: bool = True) -> str:
     """`@name(ptr %desc, [i32 %sampler,] coordinates)`: with `sampler_bits` None, the dispatcher
-    that takes the sampler as its second argument."""
+    that takes the sampler as its second argument. The dispatcher's targets are not inlined: one
+    copy of each serves every read, so a kernel with a sampler argument compiles in about the time
+    of one with a constant sampler per mode, not per read and mode."""
+    kind = f"{geometry.value}.{channels.value}.{'f' if is_float else 'i'}"
     if sampler_bits is None:
-        symbol = f"loomcl.image.read.{geometry.value}.{channels.value}.{'f' if is_float else 'i'}.dynamic"
+        symbol = f"loomcl.image.read.{kind}.dynamic"
         return module.define_once(symbol, lambda: _dispatch(module, geometry, channels, is_float, symbol))
     bits = canonical_bits(sampler_bits, channels, is_float)
-    symbol = f"loomcl.image.read.{geometry.value}.{channels.value}.{'f' if is_float else 'i'}.s{bits}"
-    return module.define_once(symbol, lambda: _SampledRead(module, geometry, channels, is_float, bits).text(symbol))
+    symbol = f"loomcl.image.read.{kind}.s{bits}" + ("" if inline else ".outlined")
+    read = _SampledRead(module, geometry, channels, is_float, bits)
+    return module.define_once(symbol, lambda: read.text(symbol, inline))
 
 
 def _dispatch(module: ModuleText, geometry: ImageGeometry, channels: ImageChannels, is_float: bool,
@@ -83,9 +90,9 @@ def _dispatch(module: ModuleText, geometry: ImageGeometry, channels: ImageChanne
     w = FunctionText(module)
     coords, color = coordinate_type(geometry, is_float), color_type(channels)
     every = sorted({canonical_bits(bits, channels, is_float) for bits in range(64)})
-    targets = {bits: read_function(module, geometry, channels, is_float, bits) for bits in every}
+    targets = {bits: read_function(module, geometry, channels, is_float, bits, inline=False) for bits in every}
     canonical = {bits: canonical_bits(bits, channels, is_float) for bits in range(64)}
-    w.emit(f"switch i32 %sampler, label %b0 [" + " ".join(
+    w.emit(f"switch i32 %sampler, label %b{canonical[0]} [" + " ".join(
         f"i32 {bits}, label %b{canonical[bits]}" for bits in range(1, 64)) + "]")
     for bits in every:
         w.block(f"b{bits}")
@@ -105,15 +112,17 @@ class _SampledRead:
         self.addressing = (bits & ADDRESS_MASK) >> ADDRESS_SHIFT
         self.linear = (bits >> FILTER_SHIFT) & 3 == FILTER_LINEAR
         self.color = color_type(channels)
+        self.inline = True
 
-    def text(self, symbol: str) -> str:
+    def text(self, symbol: str, inline: bool = True) -> str:
         w = self.w
+        self.inline = inline
         lanes = [self.lane(k) for k in range(self.geometry.coordinate_lanes)]
         axes = [self.axis(lanes[d], w.field("%desc", _SIZES[d])) for d in range(self.geometry.dims)]
         layer = self.layer(lanes[self.geometry.dims]) if self.geometry.is_array else None
         w.emit(f"ret {self.color} {self.combine(axes, layer)}")
         params = f"ptr %desc, {coordinate_type(self.geometry, self.is_float)} %coord"
-        return w.definition(symbol, self.color, params)
+        return w.definition(symbol, self.color, params, inline)
 
     def lane(self, k: int) -> str:
         if self.geometry.coordinate_lanes == 1:
@@ -196,7 +205,7 @@ class _SampledRead:
     def fetch(self, corners: list[list[str]], layer: str | None) -> list[str]:
         """The texels at each corner's indices, through one call (one dispatch on the format)."""
         w, n = self.w, len(corners)
-        fetch = read_texels_function(self.module, self.channels, n)
+        fetch = read_texels_function(self.module, self.channels, n, self.inline)
         args = ", ".join(self.texel_coordinates(c, layer) for c in corners)
         result = w.op(f"call {texels_type(self.channels, n)} {fetch}(ptr %desc, {args})")
         return [w.op(f"extractvalue {texels_type(self.channels, n)} {result}, {k}") for k in range(n)]

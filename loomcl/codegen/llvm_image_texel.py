@@ -49,11 +49,12 @@ def _component_count(w: FunctionText, size: int) -> str:
 # -- reads ------------------------------------------------------------------------------------------------
 
 
-def read_texels_function(module: ModuleText, channels: ImageChannels, count: int) -> str:
+def read_texels_function(module: ModuleText, channels: ImageChannels, count: int, inline: bool = True) -> str:
     """`@name(ptr %desc, i64 %x0, i64 %y0, i64 %z0, ..., i64 %z<count-1>)` -> a struct of `count`
-    colors (<4 x float> or <4 x i32>): a linear filter's neighbours share one dispatch on the format."""
-    symbol = f"loomcl.image.texels{count}.{channels.value}"
-    return module.define_once(symbol, lambda: _read_texels(module, channels, count, symbol))
+    colors (<4 x float> or <4 x i32>): a linear filter's neighbours share one dispatch on the format.
+    Not `inline`: one shared copy (for the sampler dispatcher's targets)."""
+    symbol = f"loomcl.image.texels{count}.{channels.value}" + ("" if inline else ".outlined")
+    return module.define_once(symbol, lambda: _read_texels(module, channels, count, symbol, inline))
 
 
 def texels_type(channels: ImageChannels, count: int) -> str:
@@ -61,7 +62,7 @@ def texels_type(channels: ImageChannels, count: int) -> str:
     return "{" + ", ".join([t] * count) + "}"
 
 
-def _read_texels(module: ModuleText, channels: ImageChannels, count: int, symbol: str) -> str:
+def _read_texels(module: ModuleText, channels: ImageChannels, count: int, symbol: str, inline: bool) -> str:
     w = FunctionText(module)
     t, scalar = (F4, "float") if channels is _FLOAT else (I4, "i32")
     texels = [texel_address(w, str(k)) for k in range(count)]
@@ -86,7 +87,7 @@ def _read_texels(module: ModuleText, channels: ImageChannels, count: int, symbol
         result = w.op(f"insertvalue {texels_type(channels, count)} {result}, {t} {color}, {k}")
     w.emit(f"ret {texels_type(channels, count)} {result}")
     params = ", ".join(f"i64 %x{k}, i64 %y{k}, i64 %z{k}" for k in range(count))
-    return w.definition(symbol, texels_type(channels, count), f"ptr %desc, {params}")
+    return w.definition(symbol, texels_type(channels, count), f"ptr %desc, {params}", inline)
 
 
 def _decode(w: FunctionText, code: int, channels: ImageChannels, texel: str) -> str:

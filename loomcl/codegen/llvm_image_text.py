@@ -60,9 +60,12 @@ class FunctionText:
     def phi(self, t: str, incoming: list[tuple[str, str]]) -> str:
         return self.op(f"phi {t} " + ", ".join(f"[ {v}, %{b} ]" for v, b in incoming))
 
-    def definition(self, symbol: str, result: str, params: str) -> str:
+    def definition(self, symbol: str, result: str, params: str, inline: bool = True) -> str:
+        """The function's text: `alwaysinline` (#0) unless `inline` is False, then `noinline`
+        (#1 and the attribute: one copy that every call shares)."""
         body = "\n".join(self.lines)
-        return f"define internal {result} @{quote(symbol)}({params}) #0 {{\nentry:\n{body}\n}}"
+        attributes = "#0" if inline else "noinline #1"
+        return f"define internal {result} @{quote(symbol)}({params}) {attributes} {{\nentry:\n{body}\n}}"
 
 
 def vector(t: str, lanes: list[str], element: str) -> str:
