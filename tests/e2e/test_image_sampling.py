@@ -129,3 +129,18 @@ def test_integer_coordinates_and_integer_reads(run_kernel, rng, image_type, addr
     _, result = run_kernel(src, "k", (len(coords),), None, image, StandInSampler(False, mode, FILTER_NEAREST),
                            coords, out)
     np.testing.assert_array_equal(result, expected)
+
+
+class _Bits:
+    def __init__(self, bits: int) -> None:
+        self.bits = bits
+
+
+def test_argument_sampler_without_a_filter_or_mode(run_kernel, rng):
+    """Bits 0 (unnormalized, CLK_ADDRESS_NONE, no filter named) read as nearest, clamped to the edge."""
+    image = _image("image2d_t", rng)
+    coords = _coordinates(image, False, rng, 100)
+    src = ARGUMENT.format(image="image2d_t", coord="float2", vec="float4", kind="f")
+    _, result = run_kernel(src, "k", (len(coords),), None, image, _Bits(0), coords, np.zeros((100, 4), np.float32))
+    np.testing.assert_array_equal(result, sample(image, "f", StandInSampler(False, ADDRESS_CLAMP_TO_EDGE,
+                                                                            FILTER_NEAREST).bits, coords))
