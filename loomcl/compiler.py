@@ -114,6 +114,11 @@ class CompiledProgram:
     _functions: dict = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
+    def local_variable_bytes(self, kernel_name: str) -> int:
+        from .codegen.entry import local_variable_bytes
+
+        return local_variable_bytes(self.module.functions[kernel_name])
+
     def work_group_ir(self, kernel_name: str, local_size: tuple[int, int, int], ids_fit_int: bool = False):
         """The kernel in work-group form for one local size. `ids_fit_int`: the launch promises that
         every global id fits in a C int (the runtime checks offset + global size)."""

@@ -48,6 +48,7 @@ class KernelArguments:
         self.missing = set(range(len(params)))
         self.local_sizes: dict[int, int] = {}
         self.local_indices = [i for i, p in enumerate(params) if p.kind is ParamKind.LOCAL_POINTER]
+        self.kept: dict[int, ctypes.Array] = {}  # index -> host copy of a by-value argument
         self.setters = [self._setter(i, p) for i, p in enumerate(params)]
 
     def set(self, index: int, value) -> None:
@@ -229,8 +230,16 @@ class KernelArguments:
 
         return set_float
 
+    def copy_from(self, other: KernelArguments) -> None:
+        """Take `other`'s arguments (clCloneKernel): its slots, local sizes and by-value copies."""
+        ctypes.memmove(self.slots, other.slots, ctypes.sizeof(self.slots))
+        self.missing = set(other.missing)
+        self.local_sizes = dict(other.local_sizes)
+        for index, storage in other.kept.items():
+            self.kept[index] = copy = ctypes.create_string_buffer(storage.raw, len(storage))
+            self.slots[index] = ctypes.addressof(copy)
+
     def _by_value_setter(self, index: int, param: KernelParam):
-        keep: list = [None]
         slots = self.slots
 
         def set_by_value(value) -> None:
@@ -238,7 +247,7 @@ class KernelArguments:
                 raise self._wrong(index, value, f"a {param.size}-byte value")
             data = self._check_value_size(index, param, self._value_bytes(index, param, value))
             storage = ctypes.create_string_buffer(data, max(len(data), 1))
-            keep[0] = storage
+            self.kept[index] = storage
             slots[index] = ctypes.addressof(storage)
 
         return set_by_value

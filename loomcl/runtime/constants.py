@@ -46,6 +46,11 @@ class device_info(IntConstants):  # noqa: N801
     MAX_READ_IMAGE_ARGS = 0x100E
     MAX_WRITE_IMAGE_ARGS = 0x100F
     MAX_MEM_ALLOC_SIZE = 0x1010
+    IMAGE2D_MAX_WIDTH = 0x1011
+    IMAGE2D_MAX_HEIGHT = 0x1012
+    IMAGE3D_MAX_WIDTH = 0x1013
+    IMAGE3D_MAX_HEIGHT = 0x1014
+    IMAGE3D_MAX_DEPTH = 0x1015
     IMAGE_SUPPORT = 0x1016
     MAX_PARAMETER_SIZE = 0x1017
     MAX_SAMPLERS = 0x1018
@@ -88,8 +93,12 @@ class device_info(IntConstants):  # noqa: N801
     OPENCL_C_VERSION = 0x103D
     LINKER_AVAILABLE = 0x103E
     BUILT_IN_KERNELS = 0x103F
+    IMAGE_MAX_BUFFER_SIZE = 0x1040
+    IMAGE_MAX_ARRAY_SIZE = 0x1041
     REFERENCE_COUNT = 0x1047
     PRINTF_BUFFER_SIZE = 0x1049
+    IMAGE_PITCH_ALIGNMENT = 0x104A
+    IMAGE_BASE_ADDRESS_ALIGNMENT = 0x104B
 
 
 class device_fp_config(IntConstants):  # noqa: N801
@@ -161,6 +170,12 @@ class map_flags(IntConstants):  # noqa: N801
 
 class mem_object_type(IntConstants):  # noqa: N801
     BUFFER = 0x10F0
+    IMAGE2D = 0x10F1
+    IMAGE3D = 0x10F2
+    IMAGE2D_ARRAY = 0x10F3
+    IMAGE1D = 0x10F4
+    IMAGE1D_ARRAY = 0x10F5
+    IMAGE1D_BUFFER = 0x10F6
 
 
 class mem_info(IntConstants):  # noqa: N801
@@ -263,7 +278,13 @@ class command_type(IntConstants):  # noqa: N801
     READ_BUFFER = 0x11F3
     WRITE_BUFFER = 0x11F4
     COPY_BUFFER = 0x11F5
+    READ_IMAGE = 0x11F6
+    WRITE_IMAGE = 0x11F7
+    COPY_IMAGE = 0x11F8
+    COPY_IMAGE_TO_BUFFER = 0x11F9
+    COPY_BUFFER_TO_IMAGE = 0x11FA
     MAP_BUFFER = 0x11FB
+    MAP_IMAGE = 0x11FC
     UNMAP_MEM_OBJECT = 0x11FD
     MARKER = 0x11FE
     READ_BUFFER_RECT = 0x1201
@@ -272,6 +293,7 @@ class command_type(IntConstants):  # noqa: N801
     USER = 0x1204
     BARRIER = 0x1205
     FILL_BUFFER = 0x1207
+    FILL_IMAGE = 0x1208
 
 
 class command_execution_status(IntConstants):  # noqa: N801

@@ -52,8 +52,17 @@ class Device:
     min_data_type_align_size = 128
     max_parameter_size = 1024
     max_constant_args = 8
-    image_support = False
-    max_read_image_args = max_write_image_args = max_samplers = 0
+    # images (image.py checks sizes against these); 2D images from buffers are not supported, so the
+    # two alignments of cl_khr_image2d_from_buffer are 0
+    image_support = True
+    max_read_image_args = 128
+    max_write_image_args = 64
+    max_samplers = 16
+    image2d_max_width = image2d_max_height = 16384
+    image3d_max_width = image3d_max_height = image3d_max_depth = 2048
+    image_max_buffer_size = 1 << 27  # pixels of a 1D buffer image
+    image_max_array_size = 2048
+    image_pitch_alignment = image_base_address_alignment = 0
     error_correction_support = False
     profiling_timer_resolution = 1
     endian_little = True

@@ -105,7 +105,9 @@ class Program:
         self._status = build_status.NONE
         self._kernels: dict[str, Kernel] = {}
 
-    def build(self, options=None, devices=None, cache_dir=None) -> Program:
+    def build(self, options=None, devices=None, cache_dir=None, report_warnings: bool = True) -> Program:
+        """Compile; a failure raises with the build log. `report_warnings=False` (the C API, whose
+        clients read the log themselves) keeps a successful build's warnings in the log only."""
         options = _option_string(options)
         if self._binary_options is not None:
             if options and options != self._binary_options:
@@ -132,7 +134,7 @@ class Program:
         self._compiled, self._status = compiled, build_status.SUCCESS
         self._build_log = compiled.build_log
         self._kernels.clear()
-        if self._build_log.strip():
+        if report_warnings and self._build_log.strip():
             compiler_output("From-source build succeeded, but resulted in non-empty logs:\n"
                             f"Build on {self.context.devices[0]!r} succeeded, but said:\n\n{self._build_log}")
         return self
