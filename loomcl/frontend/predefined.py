@@ -105,11 +105,12 @@ _COMMON = """
 #define FP_ILOGBNAN 2147483647
 """
 
-# Image and sampler constants (spec 6.12.14; __IMAGE_SUPPORT__ and __opencl_c_images wait for the device to
-# report CL_DEVICE_IMAGE_SUPPORT, runtime/device.py): sampler bits as codegen/image_abi.py defines them (clang's
+# Images (the device reports CL_DEVICE_IMAGE_SUPPORT, runtime/device.py) and their constants (spec 6.12.14):
+# sampler bits as codegen/image_abi.py defines them (clang's
 # values), channel orders and data types as the C API's CL_* codes, which get_image_channel_order and
 # get_image_channel_data_type return (tests/frontend/test_images.py holds them together).
 _IMAGES = """
+#define __IMAGE_SUPPORT__ 1
 #define CLK_NORMALIZED_COORDS_FALSE 0
 #define CLK_NORMALIZED_COORDS_TRUE 1
 #define CLK_ADDRESS_NONE 0
@@ -151,7 +152,7 @@ _IMAGES = """
 
 
 DEFAULT_C_VERSION = 120
-_OPENCL_C_3_FEATURES = ("__opencl_c_fp64", "__opencl_c_int64")
+_OPENCL_C_3_FEATURES = ("__opencl_c_fp64", "__opencl_c_int64", "__opencl_c_images", "__opencl_c_3d_image_writes")
 
 
 def predefined_source(options: BuildOptions) -> str:

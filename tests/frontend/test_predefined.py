@@ -42,7 +42,7 @@ def _predefined_text() -> str:
 
 def test_other_predefined_macros():
     assert preprocessed("__ENDIAN_LITTLE__ FP_FAST_FMAF __EMBEDDED_PROFILE__") == "1 1 0"
-    assert preprocessed("#ifdef __IMAGE_SUPPORT__\nyes\n#endif\nno") == "no"  # the device has no images
+    assert preprocessed("#ifdef __IMAGE_SUPPORT__\nyes\n#endif\nno") == "yes no"  # the device has images
 
 
 def test_fast_relaxed_math_macro_only_with_its_option():
@@ -53,7 +53,7 @@ def test_fast_relaxed_math_macro_only_with_its_option():
 
 def test_opencl_c_3_feature_macros_name_the_features_loomcl_has():
     assert preprocessed("__opencl_c_fp64 __opencl_c_int64", "-cl-std=CL3.0") == "1 1"
-    assert preprocessed("#ifdef __opencl_c_images\nyes\n#endif\nno", "-cl-std=CL3.0") == "no"
+    assert preprocessed("__opencl_c_images __opencl_c_3d_image_writes", "-cl-std=CL3.0") == "1 1"
     assert preprocessed("__opencl_c_fp64") == "__opencl_c_fp64"
 
 
