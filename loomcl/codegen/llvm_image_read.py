@@ -72,9 +72,9 @@ def canonical_bits(bits: int, channels: ImageChannels, is_float: bool) -> int:
 def read_function(module: ModuleText, geometry: ImageGeometry, channels: ImageChannels, is_float: bool,
                   sampler_bits: int | None, inline: bool = True) -> str:
     """`@name(ptr %desc, [i32 %sampler,] coordinates)`: with `sampler_bits` None, the dispatcher
-    that takes the sampler as its second argument. The dispatcher's targets are not inlined: one
-    copy of each serves every read, so a kernel with a sampler argument compiles in about the time
-    of one with a constant sampler per mode, not per read and mode."""
+    that takes the sampler as its second argument. The dispatcher's linear-filtering targets are not
+    inlined: one copy of each serves every read, so a kernel with a sampler argument compiles in
+    seconds (a 3D one took 28 s with every mode inlined); its nearest ones, one texel each, are."""
     kind = f"{geometry.value}.{channels.value}.{'f' if is_float else 'i'}"
     if sampler_bits is None:
         symbol = f"loomcl.image.read.{kind}.dynamic"
@@ -90,7 +90,8 @@ def _dispatch(module: ModuleText, geometry: ImageGeometry, channels: ImageChanne
     w = FunctionText(module)
     coords, color = coordinate_type(geometry, is_float), color_type(channels)
     every = sorted({canonical_bits(bits, channels, is_float) for bits in range(64)})
-    targets = {bits: read_function(module, geometry, channels, is_float, bits, inline=False) for bits in every}
+    targets = {bits: read_function(module, geometry, channels, is_float, bits, inline=not _is_linear(bits))
+               for bits in every}
     canonical = {bits: canonical_bits(bits, channels, is_float) for bits in range(64)}
     w.emit(f"switch i32 %sampler, label %b{canonical[0]} [" + " ".join(
         f"i32 {bits}, label %b{canonical[bits]}" for bits in range(1, 64)) + "]")
@@ -99,6 +100,10 @@ def _dispatch(module: ModuleText, geometry: ImageGeometry, channels: ImageChanne
         result = w.op(f"call {color} {targets[bits]}(ptr %desc, {coords} %coord)")
         w.emit(f"ret {color} {result}")
     return w.definition(symbol, color, f"ptr %desc, i32 %sampler, {coords} %coord")
+
+
+def _is_linear(bits: int) -> bool:
+    return (bits >> FILTER_SHIFT) & 3 == FILTER_LINEAR
 
 
 class _SampledRead:
