@@ -115,9 +115,9 @@ class _SampledRead:
         self.module, self.geometry, self.channels, self.is_float = module, geometry, channels, is_float
         self.normalized = bool(bits & NORMALIZED_COORDS)
         self.addressing = (bits & ADDRESS_MASK) >> ADDRESS_SHIFT
-        self.linear = (bits >> FILTER_SHIFT) & 3 == FILTER_LINEAR
+        self.linear = _is_linear(bits)
         self.color = color_type(channels)
-        self.inline = True
+        self.inline = True  # whether the helpers it calls are inlined (text() sets it)
 
     def text(self, symbol: str, inline: bool = True) -> str:
         w = self.w
