@@ -119,10 +119,7 @@ def clGetImageInfo(handle, param, size, out, size_ret):
     image = registry.get(handle, "mem", routine)
     if not isinstance(image, Image):
         raise LogicError(routine, status_code.INVALID_MEM_OBJECT, "not an image")
-    value = image.get_image_info(param)
-    if param == image_info.FORMAT:
-        value = [value.channel_order, value.channel_data_type]
-    return answer(value, image_info, param, size, out, size_ret, routine)
+    return answer(image.get_image_info(param), image_info, param, size, out, size_ret, routine)
 
 
 def _image(handle, routine: str) -> Image:

@@ -37,6 +37,8 @@ class Buffer:
     reference_count = 1
     offset = 0
     associated_memobject = None
+    uses_svm_pointer = 0  # no SVM
+    properties: list = []  # clCreateBufferWithProperties' list (the C API keeps its own)
 
     def __init__(self, context: Context, flags: int, size: int = 0, hostbuf=None) -> None:
         if not isinstance(context, Context):

@@ -38,7 +38,8 @@ class Image:
     offset = 0
     num_mip_levels = 0
     num_samples = 0
-    uses_svm_pointer = False
+    uses_svm_pointer = 0  # no SVM
+    properties: list = []  # clCreateImageWithProperties' list (the C API keeps its own)
 
     def __init__(self, context: Context, flags: int, format: ImageFormat, shape=None, pitches=None,  # noqa: A002
                  hostbuf=None, is_array: bool = False, buffer: Buffer | None = None, *,
