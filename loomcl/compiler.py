@@ -132,19 +132,23 @@ class CompiledProgram:
         return work_group_function(self.module, kernel_name, tuple(local_size), options)
 
     def work_group_function(self, kernel_name: str, local_size: tuple[int, int, int],
-                            ids_fit_int: bool = False) -> WorkGroupFunction:
-        key = (kernel_name, tuple(local_size), ids_fit_int)
+                            ids_fit_int: bool = False, image_formats: tuple = ()) -> WorkGroupFunction:
+        """`image_formats`: ((parameter index, channel order, data type), ...) of the launch's
+        images; the image code is specialized for them (no dispatch on the format per texel)."""
+        key = (kernel_name, tuple(local_size), ids_fit_int, tuple(image_formats))
         with self._lock:
             found = self._functions.get(key)
             if found is None:
                 found = self._functions[key] = self._compile(*key)
         return found
 
-    def _compile(self, kernel_name: str, local_size: tuple[int, int, int], ids_fit_int: bool) -> WorkGroupFunction:
+    def _compile(self, kernel_name: str, local_size: tuple[int, int, int], ids_fit_int: bool,
+                 image_formats: tuple) -> WorkGroupFunction:
         from .codegen import compile_work_group
 
         function = self.work_group_ir(kernel_name, local_size, ids_fit_int)
-        return compile_work_group(function, self.kernels[kernel_name], self.options)
+        options = self.options.replace(image_formats=image_formats) if image_formats else self.options
+        return compile_work_group(function, self.kernels[kernel_name], options)
 
 
 @dataclass

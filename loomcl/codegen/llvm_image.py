@@ -1,33 +1,45 @@
 """Code generation of the IR's image operations (ir/ops/images.py): each becomes a call of a helper
 that llvm_image_read.py defines once per module (helpers are `alwaysinline`). A read whose sampler
 is a constant calls the helper specialized for its bits; any other sampler goes through the
-dispatcher that switches on the bits. A query loads the descriptor field (image_abi.py)."""
+dispatcher that switches on the bits. In a work-group body whose launch told the image arguments'
+formats (`CompilerOptions.image_formats`, set by the runtime per launch), an access to such an
+argument uses helpers specialized for its format, with no dispatch on the format per texel. A query
+loads the descriptor field (image_abi.py)."""
 from __future__ import annotations
 
 from ..ir import instructions as ins
 from ..ir import types as ty
-from ..ir.values import Constant
+from ..ir.values import Argument, Constant
 from .llvm_image_read import color_type, read_function, write_function
 from .llvm_image_text import field_offset
 from .llvm_types import llvm_type
+
+
+def image_format(emitter, image) -> tuple[int, int] | None:
+    """(channel order, data type) of an image argument of the work-group body, if the launch told it."""
+    if emitter.env is None or not isinstance(image, Argument):
+        return None
+    return next(((order, data_type) for index, order, data_type in emitter.options.image_formats
+                 if index == image.index), None)
 
 
 def image_read(emitter, inst: ins.ImageRead) -> None:
     sampler = inst.sampler
     is_float = ty.scalar_of(inst.coordinates.type) is ty.f32
     args = [emitter.typed(inst.image)]
+    known = image_format(emitter, inst.image)
     if sampler is None or isinstance(sampler, Constant):
         bits = 0 if sampler is None else sampler.value
-        helper = read_function(emitter.module, inst.geometry, inst.channels, is_float, bits)
+        helper = read_function(emitter.module, inst.geometry, inst.channels, is_float, bits, image_format=known)
     else:
-        helper = read_function(emitter.module, inst.geometry, inst.channels, is_float, None)
+        helper = read_function(emitter.module, inst.geometry, inst.channels, is_float, None, image_format=known)
         args.append(emitter.typed(sampler))
     args.append(emitter.typed(inst.coordinates))
     emitter.emit_line(f"{emitter.ref(inst)} = call {color_type(inst.channels)} {helper}({', '.join(args)})")
 
 
 def image_write(emitter, inst: ins.ImageWrite) -> None:
-    helper = write_function(emitter.module, inst.geometry, inst.channels)
+    helper = write_function(emitter.module, inst.geometry, inst.channels, image_format(emitter, inst.image))
     args = ", ".join(emitter.typed(v) for v in (inst.image, inst.coordinates, inst.color))
     emitter.emit_line(f"call void {helper}({args})")
 

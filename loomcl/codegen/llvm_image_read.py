@@ -28,7 +28,7 @@ from .image_abi import (ADDRESS_CLAMP, ADDRESS_CLAMP_TO_EDGE, ADDRESS_MASK, ADDR
                         FILTER_LINEAR, FILTER_SHIFT, NORMALIZED_COORDS)
 from .llvm_image_store import write_texel_function
 from .llvm_image_text import F4, I4, FunctionText
-from .llvm_image_texel import border_color_function, read_texels_function, texels_type
+from .llvm_image_texel import border_color_function, format_suffix, read_texels_function, texels_type
 from .llvm_module import ModuleText
 from .llvm_types import format_float
 
@@ -70,27 +70,30 @@ def canonical_bits(bits: int, channels: ImageChannels, is_float: bool) -> int:
 
 
 def read_function(module: ModuleText, geometry: ImageGeometry, channels: ImageChannels, is_float: bool,
-                  sampler_bits: int | None, inline: bool = True) -> str:
+                  sampler_bits: int | None, inline: bool = True, image_format: tuple[int, int] | None = None) -> str:
     """`@name(ptr %desc, [i32 %sampler,] coordinates)`: with `sampler_bits` None, the dispatcher
     that takes the sampler as its second argument. The dispatcher's linear-filtering targets are not
     inlined: one copy of each serves every read, so a kernel with a sampler argument compiles in
-    seconds (a 3D one took 28 s with every mode inlined); its nearest ones, one texel each, are."""
-    kind = f"{geometry.value}.{channels.value}.{'f' if is_float else 'i'}"
+    seconds (a 3D one took 28 s with every mode inlined); its nearest ones, one texel each, are.
+    `image_format` (channel order, data type), when the launch's image is known, specializes the
+    texel code for it."""
+    kind = f"{geometry.value}.{channels.value}.{'f' if is_float else 'i'}{format_suffix(image_format)}"
     if sampler_bits is None:
         symbol = f"loomcl.image.read.{kind}.dynamic"
-        return module.define_once(symbol, lambda: _dispatch(module, geometry, channels, is_float, symbol))
+        return module.define_once(symbol, lambda: _dispatch(module, geometry, channels, is_float, symbol,
+                                                            image_format))
     bits = canonical_bits(sampler_bits, channels, is_float)
     symbol = f"loomcl.image.read.{kind}.s{bits}" + ("" if inline else ".outlined")
-    read = _SampledRead(module, geometry, channels, is_float, bits)
+    read = _SampledRead(module, geometry, channels, is_float, bits, image_format)
     return module.define_once(symbol, lambda: read.text(symbol, inline))
 
 
 def _dispatch(module: ModuleText, geometry: ImageGeometry, channels: ImageChannels, is_float: bool,
-              symbol: str) -> str:
+              symbol: str, image_format: tuple[int, int] | None) -> str:
     w = FunctionText(module)
     coords, color = coordinate_type(geometry, is_float), color_type(channels)
     every = sorted({canonical_bits(bits, channels, is_float) for bits in range(64)})
-    targets = {bits: read_function(module, geometry, channels, is_float, bits, inline=not _is_linear(bits))
+    targets = {bits: read_function(module, geometry, channels, is_float, bits, not _is_linear(bits), image_format)
                for bits in every}
     canonical = {bits: canonical_bits(bits, channels, is_float) for bits in range(64)}
     w.emit(f"switch i32 %sampler, label %b{canonical[0]} [" + " ".join(
@@ -110,8 +113,9 @@ class _SampledRead:
     """The body of one specialized read helper."""
 
     def __init__(self, module: ModuleText, geometry: ImageGeometry, channels: ImageChannels, is_float: bool,
-                 bits: int) -> None:
+                 bits: int, image_format: tuple[int, int] | None = None) -> None:
         self.w = FunctionText(module)
+        self.image_format = image_format
         self.module, self.geometry, self.channels, self.is_float = module, geometry, channels, is_float
         self.normalized = bool(bits & NORMALIZED_COORDS)
         self.addressing = (bits & ADDRESS_MASK) >> ADDRESS_SHIFT
@@ -210,7 +214,7 @@ class _SampledRead:
     def fetch(self, corners: list[list[str]], layer: str | None) -> list[str]:
         """The texels at each corner's indices, through one call (one dispatch on the format)."""
         w, n = self.w, len(corners)
-        fetch = read_texels_function(self.module, self.channels, n, self.inline)
+        fetch = read_texels_function(self.module, self.channels, n, self.inline, self.image_format)
         args = ", ".join(self.texel_coordinates(c, layer) for c in corners)
         result = w.op(f"call {texels_type(self.channels, n)} {fetch}(ptr %desc, {args})")
         return [w.op(f"extractvalue {texels_type(self.channels, n)} {result}, {k}") for k in range(n)]
@@ -223,7 +227,8 @@ class _SampledRead:
         for picks, texel in zip(corners, texels):
             outside = [p[1] for p in picks if p[1] is not None]
             if outside:
-                border = border or w.op(f"call {self.color} {border_color_function(self.module, self.channels)}(ptr %desc)")
+                border_color = border_color_function(self.module, self.channels, self.image_format)
+                border = border or w.op(f"call {self.color} {border_color}(ptr %desc)")
                 any_outside = outside[0]
                 for flag in outside[1:]:
                     any_outside = w.op(f"or i1 {any_outside}, {flag}")
@@ -254,13 +259,15 @@ def _corners(counts: list[int]) -> list[tuple[int, ...]]:
 # -- writes -----------------------------------------------------------------------------------------------
 
 
-def write_function(module: ModuleText, geometry: ImageGeometry, channels: ImageChannels) -> str:
+def write_function(module: ModuleText, geometry: ImageGeometry, channels: ImageChannels,
+                   image_format: tuple[int, int] | None = None) -> str:
     """`@name(ptr %desc, coordinates, color)`: the texel written if the coordinates are inside."""
-    symbol = f"loomcl.image.write.{geometry.value}.{channels.value}"
-    return module.define_once(symbol, lambda: _write(module, geometry, channels, symbol))
+    symbol = f"loomcl.image.write.{geometry.value}.{channels.value}{format_suffix(image_format)}"
+    return module.define_once(symbol, lambda: _write(module, geometry, channels, symbol, image_format))
 
 
-def _write(module: ModuleText, geometry: ImageGeometry, channels: ImageChannels, symbol: str) -> str:
+def _write(module: ModuleText, geometry: ImageGeometry, channels: ImageChannels, symbol: str,
+           image_format: tuple[int, int] | None) -> str:
     w = FunctionText(module)
     coords, color = coordinate_type(geometry, False), color_type(channels)
     lanes = ["%coord"] if geometry.coordinate_lanes == 1 else \
@@ -275,7 +282,8 @@ def _write(module: ModuleText, geometry: ImageGeometry, channels: ImageChannels,
     x, y, z = (indices + ["0", "0"])[:3]
     w.emit(f"br i1 {inside}, label %store, label %done")
     w.block("store")
-    w.emit(f"call void {write_texel_function(module, channels)}(ptr %desc, i64 {x}, i64 {y}, i64 {z}, {color} %color)")
+    store = write_texel_function(module, channels, image_format)
+    w.emit(f"call void {store}(ptr %desc, i64 {x}, i64 {y}, i64 {z}, {color} %color)")
     w.emit("br label %done")
     w.block("done")
     w.emit("ret void")

@@ -17,17 +17,19 @@ from ..ir import types as ty
 from ..ir.ops.images import ImageChannels
 from . import image_channels as C
 from .llvm_image_text import F4, I4, FunctionText
-from .llvm_image_texel import texel_address
+from .llvm_image_texel import format_fields, format_suffix, texel_address
 from .llvm_module import ModuleText
 from .llvm_types import format_float
 
 _STORED = {1: "i8", 2: "i16", 4: "i32"}
 
 
-def write_texel_function(module: ModuleText, channels: ImageChannels) -> str:
-    """`@name(ptr %desc, i64 %x, i64 %y, i64 %z, <4 x T> %color)`."""
-    symbol = f"loomcl.image.store.{channels.value}"
-    return module.define_once(symbol, lambda: _write_texel(module, channels, symbol))
+def write_texel_function(module: ModuleText, channels: ImageChannels,
+                         image_format: tuple[int, int] | None = None) -> str:
+    """`@name(ptr %desc, i64 %x, i64 %y, i64 %z, <4 x T> %color)`; with `image_format` known, its
+    dispatch is on constants (folded away)."""
+    symbol = f"loomcl.image.store.{channels.value}{format_suffix(image_format)}"
+    return module.define_once(symbol, lambda: _write_texel(module, channels, symbol, image_format))
 
 
 def _formats(channels: ImageChannels) -> list[int]:
@@ -36,12 +38,12 @@ def _formats(channels: ImageChannels) -> list[int]:
     return list(C.SIGNED_INTEGER if channels is ImageChannels.INT else C.UNSIGNED_INTEGER)
 
 
-def _write_texel(module: ModuleText, channels: ImageChannels, symbol: str) -> str:
+def _write_texel(module: ModuleText, channels: ImageChannels, symbol: str,
+                 image_format: tuple[int, int] | None) -> str:
     w = FunctionText(module)
     t = F4 if channels is ImageChannels.FLOAT else I4
     texel = texel_address(w)
-    order = w.field("%desc", "channel_order", "i32")
-    data_type = w.field("%desc", "channel_data_type", "i32")
+    order, data_type = format_fields(w, image_format)
     cases = [(code, w.label("type")) for code in _formats(channels)]
     w.emit(f"switch i32 {data_type}, label %done [" + " ".join(f"i32 {c}, label %{b}" for c, b in cases) + "]")
     for code, block in cases:

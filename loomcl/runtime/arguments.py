@@ -49,6 +49,8 @@ class KernelArguments:
         self.local_sizes: dict[int, int] = {}
         self.local_indices = [i for i, p in enumerate(params) if p.kind is ParamKind.LOCAL_POINTER]
         self.kept: dict[int, ctypes.Array] = {}  # index -> host copy of a by-value argument
+        self.images: dict[int, object] = {}  # index -> the image argument (kept alive while set)
+        self.image_formats: tuple = ()  # ((index, channel order, data type), ...): the code is specialized for them
         self.setters = [self._setter(i, p) for i, p in enumerate(params)]
 
     def set(self, index: int, value) -> None:
@@ -116,7 +118,6 @@ class KernelArguments:
         return self._by_value_setter(index, param)
 
     def _image_setter(self, index: int, param: KernelParam):
-        keep: list = [None]
         wanted = _IMAGE_TYPES[param.info_type_name]
 
         def set_image(value) -> None:
@@ -128,10 +129,18 @@ class KernelArguments:
             if descriptor.image_type != wanted:
                 have = _IMAGE_TYPE_NAMES.get(descriptor.image_type, hex(descriptor.image_type))
                 raise self._wrong(index, value, f"an {param.info_type_name} image, not an {have} one")
-            keep[0] = value
+            self.images[index] = value
             self.slots[index] = ctypes.addressof(descriptor)
+            self._note_format(index, descriptor)
 
         return set_image
+
+    def _note_format(self, index: int, descriptor: ImageDescriptor) -> None:
+        """Launches pick the work-group function compiled for their images' formats."""
+        image_format = (index, descriptor.channel_order, descriptor.channel_data_type)
+        if image_format not in self.image_formats:
+            others = tuple(f for f in self.image_formats if f[0] != index)
+            self.image_formats = tuple(sorted(others + (image_format,)))
 
     def _sampler_setter(self, index: int):
         def set_sampler(value) -> None:
@@ -235,6 +244,7 @@ class KernelArguments:
         ctypes.memmove(self.slots, other.slots, ctypes.sizeof(self.slots))
         self.missing = set(other.missing)
         self.local_sizes = dict(other.local_sizes)
+        self.images, self.image_formats = dict(other.images), other.image_formats
         for index, storage in other.kept.items():
             self.kept[index] = copy = ctypes.create_string_buffer(storage.raw, len(storage))
             self.slots[index] = ctypes.addressof(copy)

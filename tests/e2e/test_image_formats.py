@@ -68,3 +68,13 @@ def test_write_every_format(ctx, queue, run_kernel, rng, order, data_type):
     stored = image.components[0].reshape(-1, image.channels)
     places = 1 if image.data_type in C.PACKED else len(C.RGBA_TO_ORDER[image.order])  # x channels: not written
     assert _same(stored[:, :places], expected[:, :places]), f"{order} {data_type}"
+
+
+@pytest.mark.parametrize("scale,low,high", [(255, 0, 255), (127, -128, 127), (65535, 0, 65535),
+                                            (32767, -32768, 32767), (31, 0, 31), (63, 0, 63), (1023, 0, 1023)])
+def test_a_double_product_rounds_like_the_division(scale, low, high):
+    """The texel code reads x / scale as float(double(x) * (1 / scale)): equal to the correctly
+    rounded division for every stored value (llvm_image_texel._to_float)."""
+    x = np.arange(low, high + 1)
+    exact = x.astype(np.float32) / np.float32(scale)
+    assert np.array_equal((x.astype(np.float64) * (1.0 / scale)).astype(np.float32), exact)
