@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from ..ir import types as ty
 from ..ir.ops.images import ImageChannels, ImageGeometry
-from .image_abi import (ADDRESS_CLAMP, ADDRESS_CLAMP_TO_EDGE, ADDRESS_MASK, ADDRESS_MIRRORED_REPEAT, ADDRESS_REPEAT, ADDRESS_SHIFT,
-                        FILTER_LINEAR, FILTER_SHIFT, NORMALIZED_COORDS)
+from .image_abi import (ADDRESS_CLAMP, ADDRESS_CLAMP_TO_EDGE, ADDRESS_MASK, ADDRESS_MIRRORED_REPEAT, ADDRESS_REPEAT,
+                        ADDRESS_SHIFT, FILTER_LINEAR, FILTER_SHIFT, NORMALIZED_COORDS)
 from .llvm_image_store import write_texel_function
 from .llvm_image_text import F4, I4, FunctionText
 from .llvm_image_texel import border_color_function, format_suffix, read_texels_function, texels_type

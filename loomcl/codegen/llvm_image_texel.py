@@ -1,9 +1,11 @@
 """One texel of an image, read or written at integer coordinates inside the image, as LLVM helpers.
 
-The format is the descriptor's, known only at run time: a helper switches on the channel data type
+The format is the descriptor's: a helper switches on the channel data type
 to load and convert the stored components (OpenCL 1.2, 8.3: normalized integers divided by their
 largest value, clamped to -1 for signed ones; half widened; integers extended), then on the channel
 order to place them in R, G, B, A with the missing ones (0, 0, 0, 1) (`image_channels.ORDER_TO_RGBA`).
+The runtime compiles a kernel for the formats of the images it is launched with (`image_format`):
+then the switches are on constants and LLVM keeps only the one case.
 Components past the order's count are loaded from the texel's first address, so every load stays
 inside the texel, without branches. Writes convert the other way (normalized: `convert_*_sat_rte`
 of x times the largest value, a NaN giving 0; integers saturated to the type; half rounded to

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from loomcl.codegen import image_channels as C
-from loomcl.codegen.image_abi import (ADDRESS_CLAMP, ADDRESS_MIRRORED_REPEAT, ADDRESS_NONE, ADDRESS_REPEAT,
+from loomcl.codegen.image_abi import (ADDRESS_CLAMP, ADDRESS_MIRRORED_REPEAT, ADDRESS_REPEAT,
                                       FILTER_LINEAR)
 
 from image_fixtures import StandInImage
@@ -116,8 +116,8 @@ def sample(image: StandInImage, kind: str, bits: int, coords: np.ndarray) -> np.
     lanes = [coords[:, k].astype(F) if is_float else coords[:, k] for k in range(coords.shape[1])]
     layer = _layer(image, lanes[len(sizes)]) if image.image_type.endswith("array_t") else None
     if is_float:
-        axes = [(_axis_linear if linear else lambda *a: [(*_axis_nearest(*a), None)])(lanes[d], n, normalized, addressing)
-                for d, n in enumerate(sizes)]
+        axis = _axis_linear if linear else lambda *a: [(*_axis_nearest(*a), None)]
+        axes = [axis(lanes[d], n, normalized, addressing) for d, n in enumerate(sizes)]
     else:
         axes = [[_axis_int(lanes[d], n, addressing)] for d, n in enumerate(sizes)]
     return _combine(image, kind, axes, layer)

@@ -15,7 +15,7 @@ from typing import Iterator
 
 from .. import types as ty
 from ..values import Value
-from .base import Instruction, TextReader, TextWriter
+from .base import Instruction, TextReader
 
 __all__ = ["ImageGeometry", "ImageChannels", "ImageRead", "ImageWrite", "ImageQuery", "ImageProperty"]
 
