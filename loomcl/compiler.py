@@ -105,6 +105,9 @@ def calls_printf(module, function) -> bool:
     return False
 
 
+MAX_IMAGE_FORMAT_VARIANTS = 4
+
+
 @dataclass
 class CompiledProgram:
     """A built program: its kernels' signatures, and their work-group functions on demand."""
@@ -116,6 +119,7 @@ class CompiledProgram:
     arg_info: bool = False
     """Built with -cl-kernel-arg-info: clGetKernelArgInfo may answer."""
     _functions: dict = field(default_factory=dict)
+    _image_formats: dict = field(default_factory=dict)  # kernel name -> the format tuples specialized for
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def local_variable_bytes(self, kernel_name: str) -> int:
@@ -134,9 +138,17 @@ class CompiledProgram:
     def work_group_function(self, kernel_name: str, local_size: tuple[int, int, int],
                             ids_fit_int: bool = False, image_formats: tuple = ()) -> WorkGroupFunction:
         """`image_formats`: ((parameter index, channel order, data type), ...) of the launch's
-        images; the image code is specialized for them (no dispatch on the format per texel)."""
-        key = (kernel_name, tuple(local_size), ids_fit_int, tuple(image_formats))
+        images; the image code is specialized for them (no dispatch on the format per texel), for
+        the first MAX_IMAGE_FORMAT_VARIANTS combinations a kernel meets: the generic code serves
+        the rest, so a program that runs a kernel on every format compiles it a few times only."""
         with self._lock:
+            seen = self._image_formats.setdefault(kernel_name, set())
+            if image_formats and tuple(image_formats) not in seen:
+                if len(seen) >= MAX_IMAGE_FORMAT_VARIANTS:
+                    image_formats = ()
+                else:
+                    seen.add(tuple(image_formats))
+            key = (kernel_name, tuple(local_size), ids_fit_int, tuple(image_formats))
             found = self._functions.get(key)
             if found is None:
                 found = self._functions[key] = self._compile(*key)
