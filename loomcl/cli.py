@@ -32,6 +32,7 @@ def device_summary(cl, device) -> list[tuple[str, str]]:
         ("global memory", f"{_bytes(device.global_mem_size)} (one buffer at most {_bytes(device.max_mem_alloc_size)})"),
         ("SIMD width", f"{device.preferred_vector_width_float} floats, {device.preferred_vector_width_double} doubles"),
         ("printf buffer", f"{_bytes(device.printf_buffer_size)} per kernel, grows after an overflow"),
+        ("OpenCL C features", " ".join(feature.name for feature in device.opencl_c_features)),
         ("extensions", device.extensions),
     ]
 
@@ -171,6 +172,33 @@ def cmd_cache(args) -> int:
     return 0
 
 
+def cmd_icd(args) -> int:
+    """Build the ICD library if needed and print its vendor file's path last (for OCL_ICD_VENDORS)."""
+    from .icd.build import SYSTEM_VENDORS, IcdUnavailable, build_library, write_vendor_file
+
+    try:
+        library = build_library()
+    except IcdUnavailable as exc:
+        print(f"loomcl: no ICD: {exc}", file=sys.stderr)
+        return 1
+    vendor = write_vendor_file(library, library.parent)
+    print(f"ICD library: {library}")
+    if args.install:
+        try:
+            installed = write_vendor_file(library, SYSTEM_VENDORS)
+        except OSError as exc:
+            print(f"loomcl: cannot write {SYSTEM_VENDORS / vendor.name}: {exc.strerror} "
+                  "(run as root, or use OCL_ICD_VENDORS with the file below)", file=sys.stderr)
+            print(vendor)
+            return 1
+        print(f"installed for every OpenCL program: {installed}")
+        print(installed)
+        return 0
+    print("use it with:  export OCL_ICD_VENDORS=" + str(vendor))
+    print(vendor)
+    return 0
+
+
 def cmd_bench(rest) -> int:
     from .bench import main
 
@@ -187,6 +215,8 @@ def parser() -> argparse.ArgumentParser:
     sub.add_parser("demo", help="build and run a few kernels, check them against numpy, print times")
     c = sub.add_parser("cache", help="the on-disk cache of compiled kernels: where it is and how full, or empty it")
     c.add_argument("action", choices=("info", "clear"))
+    i = sub.add_parser("icd", help="build loomcl's OpenCL ICD library and print its vendor file (for OCL_ICD_VENDORS)")
+    i.add_argument("--install", action="store_true", help="also install the vendor file into /etc/OpenCL/vendors")
     sub.add_parser("bench", help="the benchmark suite beside PoCL (see `loomcl bench --help`)", add_help=False)
     b = sub.add_parser("build", help="compile an OpenCL C file and print an intermediate form")
     b.add_argument("file")
@@ -217,7 +247,8 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_bench(argv[1:])
     args = parser().parse_args(argv)
     try:
-        return {"info": cmd_info, "build": cmd_build, "demo": cmd_demo, "cache": cmd_cache}[args.command](args)
+        commands = {"info": cmd_info, "build": cmd_build, "demo": cmd_demo, "cache": cmd_cache, "icd": cmd_icd}
+        return commands[args.command](args)
     except BrokenPipeError:  # `loomcl build ... | head`: the reader has all it wanted
         sys.stderr.close()
         return 0

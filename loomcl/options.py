@@ -60,6 +60,9 @@ class CompilerOptions:
     """-cl-denorms-are-zero: kernels run with subnormal inputs and results flushed to zero."""
     use_cache: bool = True
     """The on-disk object cache; it does not change the code, so it is not in the cache key."""
+    image_formats: tuple = ()
+    """((parameter index, channel order, data type), ...) of a launch's image arguments, which image
+    code is specialized for (set by the runtime per launch, never by a switch)."""
 
     # -- debugging the pipeline -----------------------------------------------------------------
     verify_each: bool = False
@@ -151,14 +154,14 @@ _MATH_OPTION_FLAGS = {
     "finite_math_only": ("nnan", "ninf"),
     "fast_relaxed_math": ("reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"),
 }
-_LLVM_FLAG_ORDER = ("reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn")
+LLVM_FLAG_ORDER = ("reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn")
 
 
 def math_flags(build) -> tuple[str, ...]:
     """The LLVM fast-math flags that the math options of `build` allow, in LLVM's order."""
     allowed = {flag for option, flags in _MATH_OPTION_FLAGS.items() if getattr(build, option)
                for flag in flags}
-    return tuple(flag for flag in _LLVM_FLAG_ORDER if flag in allowed)
+    return tuple(flag for flag in LLVM_FLAG_ORDER if flag in allowed)
 
 
 DEFAULT_OPTIONS = CompilerOptions()

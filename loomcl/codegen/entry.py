@@ -117,6 +117,12 @@ def _place(items, end: int) -> tuple[dict, int]:
     return offsets, -(-end // LOCAL_ALIGN) * LOCAL_ALIGN
 
 
+def local_variable_bytes(function: Function) -> int:
+    """The arena bytes a kernel's own __local variables take (clGetKernelWorkGroupInfo's LOCAL_MEM_SIZE
+    before its local arguments)."""
+    return _place(((gv, gv.value_type) for gv in function.local_variables), 0)[1]
+
+
 def layout_arena(function: Function) -> tuple[dict, dict, int, int]:
     """Arena offsets of the __local variables and then of the large private allocations (abi.py):
     (local offsets, private offsets, static bytes in all, of which private)."""
@@ -225,7 +231,7 @@ def _param_from_slot(lines: list[str], i: int, t: ty.Type, kind: ParamKind) -> s
     slot, name, lt = f"%slot{i}", f"%param{i}", llvm_type(t)
     if kind == ParamKind.LOCAL_POINTER:
         lines.append(f"  {name} = getelementptr inbounds i8, ptr %arena, i64 {slot}")
-    elif kind in (ParamKind.GLOBAL_POINTER, ParamKind.CONSTANT_POINTER):
+    elif kind in (ParamKind.GLOBAL_POINTER, ParamKind.CONSTANT_POINTER, ParamKind.IMAGE):
         lines.append(f"  {name} = inttoptr i64 {slot} to ptr")
     elif kind == ParamKind.BY_VALUE:
         lines.append(f"  {name}.ptr = inttoptr i64 {slot} to ptr")

@@ -1,11 +1,12 @@
 """Macros every OpenCL C program sees before its first line (OpenCL C 2.0 spec 6.10, 6.13.2-6.13.3).
 
 They are ordinary `#define` text preprocessed ahead of the program, so they behave exactly like user
-macros (a program may #undef them). The versions are the device's (runtime/device.py): OpenCL 1.2,
-so `__OPENCL_VERSION__` is 120, and `__OPENCL_C_VERSION__` is -cl-std's version or, without it, 120
+macros (a program may #undef them). The versions are the device's (runtime/versions.py): OpenCL 3.0,
+so `__OPENCL_VERSION__` is 300, and `__OPENCL_C_VERSION__` is -cl-std's version or, without it, 120
 (the spec's rule: the highest OpenCL C 1.x the device supports). The extension macros name exactly
-the device's CL_DEVICE_EXTENSIONS (a test holds the two lists together); OpenCL C 3.0 adds the
-feature macros of the optional features loomcl has. Float limits are written as hex-float literals, which are exact.
+the device's CL_DEVICE_EXTENSIONS, and under -cl-std=CL3.0 the feature macros name exactly its
+CL_DEVICE_OPENCL_C_FEATURES (tests hold the lists together); the 3.0 features loomcl lacks
+(generic address space, pipes, subgroups, ...) stay undefined. Float limits are written as hex-float literals, which are exact.
 `INFINITY`/`NAN` are constant expressions that sema folds (IEEE division by zero). `true` and
 `false` are the integer constants 1 and 0 (spec 6.1.1), as C99's stdbool.h defines them.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from .options import BuildOptions
 
-_VERSIONS = {"CL1.0": 100, "CL1.1": 110, "CL1.2": 120, "CL2.0": 200, "CL3.0": 300}
+_VERSIONS = {"CL1.0": 100, "CL1.1": 110, "CL1.2": 120, "CL3.0": 300}
 
 _COMMON = """
 #define CL_VERSION_1_0 100
@@ -21,7 +22,7 @@ _COMMON = """
 #define CL_VERSION_1_2 120
 #define CL_VERSION_2_0 200
 #define CL_VERSION_3_0 300
-#define __OPENCL_VERSION__ 120
+#define __OPENCL_VERSION__ 300
 #define __ENDIAN_LITTLE__ 1
 #define true 1
 #define false 0
@@ -37,6 +38,7 @@ _COMMON = """
 #define cl_khr_byte_addressable_store 1
 #define cl_khr_int64_base_atomics 1
 #define cl_khr_int64_extended_atomics 1
+#define cl_khr_3d_image_writes 1
 #define CLK_LOCAL_MEM_FENCE 1
 #define CLK_GLOBAL_MEM_FENCE 2
 #define CLK_IMAGE_MEM_FENCE 4
@@ -103,17 +105,62 @@ _COMMON = """
 #define M_SQRT1_2 0.7071067811865476
 #define FP_ILOGB0 (-2147483647 - 1)
 #define FP_ILOGBNAN 2147483647
+#define __IMAGE_SUPPORT__ 1
+"""
+
+# Image and sampler constants (spec 6.12.14): sampler bits as codegen/image_abi.py defines them (clang's
+# values), channel orders and data types as the C API's CL_* codes, which get_image_channel_order and
+# get_image_channel_data_type return (tests/frontend/test_images.py holds them together).
+_IMAGES = """
+#define CLK_NORMALIZED_COORDS_FALSE 0
+#define CLK_NORMALIZED_COORDS_TRUE 1
+#define CLK_ADDRESS_NONE 0
+#define CLK_ADDRESS_CLAMP_TO_EDGE 2
+#define CLK_ADDRESS_CLAMP 4
+#define CLK_ADDRESS_REPEAT 6
+#define CLK_ADDRESS_MIRRORED_REPEAT 8
+#define CLK_FILTER_NEAREST 0x10
+#define CLK_FILTER_LINEAR 0x20
+#define CLK_R 0x10B0
+#define CLK_A 0x10B1
+#define CLK_RG 0x10B2
+#define CLK_RA 0x10B3
+#define CLK_RGB 0x10B4
+#define CLK_RGBA 0x10B5
+#define CLK_BGRA 0x10B6
+#define CLK_ARGB 0x10B7
+#define CLK_INTENSITY 0x10B8
+#define CLK_LUMINANCE 0x10B9
+#define CLK_Rx 0x10BA
+#define CLK_RGx 0x10BB
+#define CLK_RGBx 0x10BC
+#define CLK_SNORM_INT8 0x10D0
+#define CLK_SNORM_INT16 0x10D1
+#define CLK_UNORM_INT8 0x10D2
+#define CLK_UNORM_INT16 0x10D3
+#define CLK_UNORM_SHORT_565 0x10D4
+#define CLK_UNORM_SHORT_555 0x10D5
+#define CLK_UNORM_INT_101010 0x10D6
+#define CLK_SIGNED_INT8 0x10D7
+#define CLK_SIGNED_INT16 0x10D8
+#define CLK_SIGNED_INT32 0x10D9
+#define CLK_UNSIGNED_INT8 0x10DA
+#define CLK_UNSIGNED_INT16 0x10DB
+#define CLK_UNSIGNED_INT32 0x10DC
+#define CLK_HALF_FLOAT 0x10DD
+#define CLK_FLOAT 0x10DE
 """
 
 
 DEFAULT_C_VERSION = 120
-_OPENCL_C_3_FEATURES = ("__opencl_c_fp64", "__opencl_c_int64")
+_OPENCL_C_3_FEATURES = ("__opencl_c_fp64", "__opencl_c_int64", "__opencl_c_images",
+                        "__opencl_c_3d_image_writes")
 
 
 def predefined_source(options: BuildOptions) -> str:
     """The #define lines for `options` (the OpenCL C version depends on -cl-std)."""
     version = _VERSIONS.get(options.cl_std, DEFAULT_C_VERSION)
-    lines = [_COMMON, f"#define __OPENCL_C_VERSION__ {version}"]
+    lines = [_COMMON, _IMAGES, f"#define __OPENCL_C_VERSION__ {version}"]
     if version >= 300:
         lines += [f"#define {feature} 1" for feature in _OPENCL_C_3_FEATURES]
     if options.fast_relaxed_math:

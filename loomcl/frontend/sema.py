@@ -9,7 +9,9 @@ local memory). Expressions are checked by sema_expr, initializers by sema_init, 
 resolved with overload.py.
 
 After the walk: every call is linked to the function's definition, and the call graph is searched
-for cycles, because OpenCL C forbids recursion (6.9(k)) -- every call will be inlined.
+for cycles, because OpenCL C forbids recursion (6.9(k)) -- every call will be inlined. A unit
+compiled on its own (clCompileProgram, `separate`) may call functions that another unit defines:
+their calls keep no definition here and are resolved when the units are linked (loomcl/linker.py).
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from .diagnostics import Diagnostics
 from .options import BuildOptions
 from .overload import resolve
 from .sema_expr import ExpressionChecker
+from .sema_image import IMAGE_FUNCTIONS, ImageChecker
 from .sema_init import InitializerChecker
 from .sema_printf import PrintfChecker
 from .sema_record import RecordChecker
@@ -33,15 +36,16 @@ _TAG_DECLS = (A.RecordDecl, A.EnumDecl)   # checked where they stand, then dropp
 _KERNEL_POINTER_SPACES = (T.AddressSpace.GLOBAL, T.AddressSpace.CONSTANT, T.AddressSpace.LOCAL)
 
 
-class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, WarningChecker):
+class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, WarningChecker, ImageChecker):
     def __init__(self, options: BuildOptions, diags: Diagnostics):
         self.diags = diags
-        # An explicit -cl-std=CL1.x is strict: unqualified pointees are private. Otherwise they are
-        # generic (OpenCL C 2.0), which loomcl also accepts in its default 1.2 mode: every valid
-        # 1.2 program means the same, since all address spaces are one memory on a CPU.
-        self.pointee_default = T.AddressSpace.PRIVATE if options.cl_std in ("CL1.0", "CL1.1",
-                                                                            "CL1.2") \
+        # An explicit -cl-std is strict: unqualified pointees are private (OpenCL C 1.x, and 3.0
+        # without __opencl_c_generic_address_space, which loomcl lacks). Without it they are generic
+        # (OpenCL C 2.0), which loomcl accepts in its default 1.2 mode: every valid 1.2 program
+        # means the same, since all address spaces are one memory on a CPU.
+        self.pointee_default = T.AddressSpace.PRIVATE if options.cl_std is not None \
             else T.AddressSpace.GENERIC
+        self.separate = False  # a unit of a program linked later: its functions may be external
         self.scopes: list[dict[str, object]] = [{}]
         self.function: A.FunctionDecl | None = None
         self.targets: list[A.Stmt] = []        # enclosing loops and switches, innermost last
@@ -66,6 +70,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
     # ---- types --------------------------------------------------------------------------------
     def resolve_type(self, t: T.Type, loc) -> T.Type:
         """t with array lengths folded and pointee address spaces defaulted."""
+        if self.refuse_image_container(t, loc):
+            return T.ERROR
         if isinstance(t, T.ArrayType):
             element = self.resolve_type(t.element, loc)
             if element.is_array and element.length is None:
@@ -104,7 +110,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
                 self.tag_decl(decl)
             else:
                 self.var_decl(decl, program_scope=True)
-        tu.decls = [d for d in tu.decls if not isinstance(d, _TAG_DECLS)]
+        tu.decls = [d for d in tu.decls if not isinstance(d, _TAG_DECLS) and not _is_sampler_variable(d)]
         self.link_calls()
         self.check_recursion()
         return tu
@@ -127,10 +133,15 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
         if previous.body is not None and f.body is not None:
             self.diags.error(f.loc, f"redefinition of '{f.name}'")
         f.is_kernel = f.is_kernel or previous.is_kernel
+        f.is_static = f.is_static or previous.is_static  # C 6.2.2: the first declaration's linkage
+        f.is_inline = f.is_inline and previous.is_inline  # C99 6.7.4: else an external definition
 
     def check_signature(self, f: A.FunctionDecl) -> None:
         f.result_type = self.resolve_type(f.result_type, f.loc)
         self.refuse_half_declaration(f.result_type, f.loc, "function return value")
+        if f.result_type.is_image or f.result_type.is_sampler:
+            self.diags.error(f.loc, f"declaring function return value of type '{f.result_type}' is "
+                                    f"not allowed")
         for p in f.params:
             if f.is_kernel:
                 self.check_kernel_param(p)
@@ -140,6 +151,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
         if f.is_kernel and not f.result_type.is_void:
             self.diags.error(f.loc, "function with '__kernel' attribute must have a void return "
                                     "type")
+        if f.is_kernel and f.is_static:
+            self.diags.error(f.loc, "kernel functions cannot be declared static")
         f.reqd_work_group_size = self.work_group_size_attribute(f)
 
     def check_param_type(self, p: A.ParamDecl, defined: bool) -> None:
@@ -151,7 +164,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
             p.type = T.ERROR
 
     def check_kernel_param(self, p: A.ParamDecl) -> None:
-        if p.type.is_pointer and p.type.pointee.address_space not in _KERNEL_POINTER_SPACES:
+        if p.type.is_pointer and p.type.pointee.address_space not in _KERNEL_POINTER_SPACES \
+                and not (p.type.pointee.is_image or p.type.pointee.is_sampler):  # resolve_type reports those
             self.diags.error(p.loc, "pointer arguments to kernel functions must reside in "
                                     "'__global', '__constant', or '__local' address space")
         elif p.type.unqualified() == T.BOOL:
@@ -196,6 +210,9 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
     # ---- variables ----------------------------------------------------------------------------
     def var_decl(self, d: A.VarDecl, program_scope: bool = False) -> None:
         d.type = self.resolve_type(d.type, d.loc)
+        if self.image_variable(d, program_scope):
+            self.declare(d.name, d, d.loc)
+            return
         space = self.variable_space(d, program_scope)
         if space is not None:
             d.type = T.with_address_space(d.type, space)
@@ -253,7 +270,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
                 self.tag_decl(d)
             else:
                 self.var_decl(d)
-        s.decls = [d for d in s.decls if not isinstance(d, _TAG_DECLS)]
+        s.decls = [d for d in s.decls if not isinstance(d, _TAG_DECLS) and not _is_sampler_variable(d)]
 
     def stmt_ExprStmt(self, s: A.ExprStmt) -> None:
         s.expr = self.check(s.expr)
@@ -383,6 +400,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
         args = [self.rvalue(a) for a in e.args]
         if isinstance(decl, A.FunctionDecl):
             return self.user_call(e, decl, args)
+        if decl is None and name in IMAGE_FUNCTIONS:
+            return self.image_call(e, name, args)
         if decl is None and is_builtin(name):
             return self.builtin_call(e, name, args)
         if decl is None:
@@ -445,7 +464,12 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
                        if isinstance(f, A.FunctionDecl) and f.body is not None}
         for caller, call in self.calls:
             call.function.definition = definitions.get(call.function.name)
-            if call.function.definition is None:
+            if call.function.definition is not None:
+                continue
+            if call.function.is_static:
+                self.diags.error(call.loc, f"static function '{call.function.name}' is used but "
+                                           f"never defined")
+            elif not self.separate:
                 self.diags.error(call.loc, f"function '{call.function.name}' is declared but "
                                            f"never defined")
 
@@ -473,11 +497,20 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
         state[name] = "done"
 
 
+def _is_sampler_variable(d) -> bool:
+    """A `const sampler_t` or an image variable: no storage (its references are its constant)."""
+    return isinstance(d, A.VarDecl) and (d.type.is_sampler or d.type.is_image or d.sampler_bits is not None)
+
+
 def _poisoned(e: A.Expr) -> A.Expr:
     e.type, e.lvalue = T.ERROR, False
     return e
 
 
-def analyze(tu: A.TranslationUnit, options: BuildOptions, diags: Diagnostics) -> A.TranslationUnit:
-    """Type-check tu in place (see ast.py for what is guaranteed afterwards)."""
-    return Sema(options, diags).translation_unit(tu)
+def analyze(tu: A.TranslationUnit, options: BuildOptions, diags: Diagnostics,
+            separate: bool = False) -> A.TranslationUnit:
+    """Type-check tu in place (see ast.py for what is guaranteed afterwards); `separate`: a unit
+    compiled to be linked, which may call functions that it only declares."""
+    sema = Sema(options, diags)
+    sema.separate = separate
+    return sema.translation_unit(tu)

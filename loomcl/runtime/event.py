@@ -18,7 +18,6 @@ A UserEvent is completed by the host with `set_status`; commands waiting for it 
 """
 from __future__ import annotations
 
-import ctypes
 import sys
 import threading
 import time
@@ -36,8 +35,6 @@ QUEUED = command_execution_status.QUEUED
 _CALLBACK_STATUSES = (SUBMITTED, RUNNING, COMPLETE)
 # One lock for every event's hook list: hooks are rare and short, and an event needs no lock of its own.
 _HOOKS = threading.Lock()
-# clSetEventCallback's `void (*)(cl_event, cl_int, void *)`, for the C API's callbacks.
-NATIVE_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_void_p)
 
 
 class ProfilingInfo:
@@ -132,12 +129,6 @@ class Event:
         self.add_hook(int(status), _reporting(callback))
         if self._status > COMPLETE and self.command_queue is not None:
             self.command_queue.scheduler.flush()  # a callback waits for progress
-
-    def set_native_callback(self, status: int, function: int, handle: int, user_data: int) -> None:
-        """The C API's clSetEventCallback: call the C function at address `function` with
-        (`handle`, status, `user_data`), as set_callback would call a Python one."""
-        native = NATIVE_CALLBACK(function)
-        self.set_callback(status, lambda reached: native(handle, reached, user_data))
 
     def add_hook(self, status: int, hook) -> None:
         """Call `hook(status reached)` once this event reaches `status` or fails; at once (on this

@@ -46,6 +46,8 @@ _QUALIFIER = {
     ParamKind.LOCAL_POINTER: kernel_arg_address_qualifier.LOCAL,
     ParamKind.SCALAR: kernel_arg_address_qualifier.PRIVATE,
     ParamKind.BY_VALUE: kernel_arg_address_qualifier.PRIVATE,
+    ParamKind.IMAGE: kernel_arg_address_qualifier.GLOBAL,  # as clang reports images
+    ParamKind.SAMPLER: kernel_arg_address_qualifier.PRIVATE,
 }
 
 
@@ -93,6 +95,10 @@ class Kernel:
         with self._lock:
             self._args.set_all(args)
 
+    def copy_arguments_from(self, other: Kernel) -> None:
+        with self._lock:
+            self._args.copy_from(other._args)
+
     def set_scalar_arg_dtypes(self, dtypes) -> None:
         """Accepted for pyopencl compatibility; loomcl knows every argument's type from the source."""
 
@@ -119,7 +125,7 @@ class Kernel:
         if queue.context is not self.program.context:
             raise LogicError(ROUTINE, status_code.INVALID_CONTEXT, "the queue and the kernel belong to different contexts")
         try:  # (the cache hit of _lookup, inlined)
-            plan = self._plans.get((global_size, local_size, global_offset, g_times_l))
+            plan = self._plans.get((global_size, local_size, global_offset, g_times_l, self._args.image_formats))
         except TypeError:
             plan = None
         if plan is None:
@@ -134,11 +140,12 @@ class Kernel:
 
     def _lookup(self, queue, global_size, local_size, global_offset, g_times_l, allow_empty) -> LaunchPlan | None:
         """The cached plan for these sizes; built (and the sizes checked) on a miss."""
-        key = (global_size, local_size, global_offset, g_times_l)
+        formats = self._args.image_formats
+        key = (global_size, local_size, global_offset, g_times_l, formats)
         try:
             plan = self._plans.get(key)
         except TypeError:  # lists: normalize to tuples
-            key = (_tuple(global_size), _tuple(local_size), _tuple(global_offset), g_times_l)
+            key = (_tuple(global_size), _tuple(local_size), _tuple(global_offset), g_times_l, formats)
             plan = self._plans.get(key)
         if plan is None:
             if allow_empty and _is_empty(global_size):
@@ -147,7 +154,7 @@ class Kernel:
         return plan
 
     def _plan(self, queue, key) -> LaunchPlan:
-        global_size, local_size, global_offset, g_times_l = key
+        global_size, local_size, global_offset, g_times_l, formats = key
         device = queue.device
         required = self.signature.reqd_work_group_size
         global_size = ndrange.check_global(global_size)
@@ -160,7 +167,7 @@ class Kernel:
             global_size = tuple(g * l for g, l in zip(global_size, local))
         offset = ndrange.check_offset(global_offset, dims)
         ids_fit_int = all(o + g <= INT_MAX for o, g in zip(offset, global_size))
-        plan = LaunchPlan(global_size, local, offset, lambda size: self._function(size, ids_fit_int),
+        plan = LaunchPlan(global_size, local, offset, lambda size: self._function(size, ids_fit_int, formats),
                           self._launcher.address)
         get_pool().warm_up(max(batch.total_groups for batch in plan.batches))
         if len(self._plans) >= MAX_CACHED_PLANS:
@@ -168,16 +175,19 @@ class Kernel:
         self._plans[key] = plan
         return plan
 
-    def _function(self, local_size, ids_fit_int: bool):
+    def _function(self, local_size, ids_fit_int: bool, image_formats: tuple = ()):
         """The work-group function for one region's local size. `ids_fit_int`: every global id of
-        the launch fits in a C int, so the compiler may treat `(int)get_global_id(d)` as exact."""
-        key = (local_size, ids_fit_int)
+        the launch fits in a C int, so the compiler may treat `(int)get_global_id(d)` as exact;
+        `image_formats`: the image arguments' formats, which the code is specialized for."""
+        key = (local_size, ids_fit_int, image_formats)
         function = self._functions.get(key)
         if function is None:
             from .program import compiler_errors
 
             try:
-                function = self._compiled.work_group_function(self.function_name, local_size, ids_fit_int)
+                specialized = (image_formats,) if image_formats else ()  # kernels without images: as before
+                function = self._compiled.work_group_function(self.function_name, local_size, ids_fit_int,
+                                                              *specialized)
             except compiler_errors()[0] as exc:
                 message = f"kernel '{self.function_name}' could not be compiled for local size {local_size}:\n{exc.log}"
                 self.program.add_to_build_log(message)
@@ -200,7 +210,7 @@ class Kernel:
         item = self.signature.params[index]
         values = {
             "address_qualifier": _QUALIFIER[item.kind],
-            "access_qualifier": kernel_arg_access_qualifier.NONE,
+            "access_qualifier": _access_qualifier(item),
             "type_name": item.info_type_name,
             "type_qualifier": sum(bit for qualifier, bit in _TYPE_QUALIFIER.items()
                                   if qualifier in item.type_qualifiers),
@@ -214,7 +224,8 @@ class Kernel:
         values = {
             "work_group_size": device.max_work_group_size,
             "compile_work_group_size": list(required) if required else [0, 0, 0],
-            "local_mem_size": 0,
+            "local_mem_size": self._compiled.local_variable_bytes(self.function_name)
+                              + sum(self._args.local_sizes.values()),
             "preferred_work_group_size_multiple": device.preferred_vector_width_float,
             "private_mem_size": 0,
         }
@@ -251,3 +262,11 @@ def _is_empty(global_size) -> bool:
     except TypeError:
         return global_size == 0
 
+
+def _access_qualifier(param) -> int:
+    """An image's access qualifier (its type name spells it: "__write_only image2d_t"), else NONE."""
+    if param.kind is not ParamKind.IMAGE:
+        return kernel_arg_access_qualifier.NONE
+    if "write_only" in param.type_name:
+        return kernel_arg_access_qualifier.WRITE_ONLY
+    return kernel_arg_access_qualifier.READ_ONLY

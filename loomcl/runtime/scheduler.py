@@ -178,16 +178,23 @@ class Scheduler:
 
     def _settle(self, command: Command, error: BaseException | None, quiet: bool = False) -> None:
         event = command.event
-        if quiet and error is None:
-            event._status = COMPLETE
+        if error is None:
+            if quiet:
+                event._status = COMPLETE
+            else:
+                event._settle(None)
+            with self._lock:
+                self._running.discard(command)
+                if self._waiters:
+                    self._progress.notify_all()
         else:
-            event._settle(error, failure_status(error) if error is not None else COMPLETE)
-        with self._lock:
-            self._running.discard(command)
-            if error is not None and not isinstance(error, KernelInterruptedError):
-                self._unreported.append((command.sequence, event))
-            if self._waiters:
-                self._progress.notify_all()
+            with self._lock:  # listed before the status shows, so a wait that sees it can strike it
+                if not isinstance(error, KernelInterruptedError):
+                    self._unreported.append((command.sequence, event))
+                event._settle(error, failure_status(error))
+                self._running.discard(command)
+                if self._waiters:
+                    self._progress.notify_all()
         if event._hooks is not None:
             event._fire_hooks()
 

@@ -15,17 +15,23 @@ from .command import Copy
 from .command_queue import check_queue
 from .constants import command_type
 from .event import Event
+from .image import Image
+from .image_transfer import copy_image_command
 from .scheduler import HAND_OFF_BYTES
 from .transfer_rect import RECT_KEYWORDS, copy_rect
 
+_MEMORY = (Buffer, Image)
 
 def enqueue_copy(queue, dest, src, is_blocking: bool = True, wait_for=None, **kwargs) -> Event:
     """Copy between a Buffer and host memory, or between two Buffers (pyopencl's keywords); with
-    `buffer_origin` or `src_origin`, a rectangular copy (transfer_rect.py). A copy between Buffers
-    never blocks (as in pyopencl); one with host memory blocks unless `is_blocking=False`, and then
-    the host array must stay unchanged (a write) or unread (a read) until the event completes."""
+    `buffer_origin` or `src_origin`, a rectangular copy (transfer_rect.py); to or from an Image, an
+    image transfer (image_transfer.py). A copy between memory objects never blocks (as in pyopencl);
+    one with host memory blocks unless `is_blocking=False`, and then the host array must stay
+    unchanged (a write) or unread (a read) until the event completes."""
     check_queue(queue, "enqueue_copy", dest, src)
-    if any(name in kwargs for name in RECT_KEYWORDS) and (isinstance(dest, Buffer) or isinstance(src, Buffer)):
+    if isinstance(dest, Image) or isinstance(src, Image):
+        command, routine, work = copy_image_command(dest, src, kwargs)
+    elif any(name in kwargs for name in RECT_KEYWORDS) and (isinstance(dest, Buffer) or isinstance(src, Buffer)):
         command, routine, work = copy_rect(dest, src, kwargs)
     elif isinstance(dest, Buffer) and isinstance(src, Buffer):
         command, routine = command_type.COPY_BUFFER, "clEnqueueCopyBuffer"
@@ -42,7 +48,7 @@ def enqueue_copy(queue, dest, src, is_blocking: bool = True, wait_for=None, **kw
             status_code.INVALID_VALUE,
             f"one of dest and src must be a Buffer; got {type(dest).__name__} and {type(src).__name__}",
         )
-    blocking = bool(is_blocking) and not (isinstance(dest, Buffer) and isinstance(src, Buffer))
+    blocking = bool(is_blocking) and not (isinstance(dest, _MEMORY) and isinstance(src, _MEMORY))
     return queue.enqueue(command, routine, work, wait_for, blocking, hand_off=work.nbytes >= HAND_OFF_BYTES)
 
 

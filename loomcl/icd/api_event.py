@@ -1,0 +1,126 @@
+"""Event entry points, and how every enqueue call hands its wait list and its event across."""
+from __future__ import annotations
+
+import ctypes
+
+from loomcl.errors import LogicError, status_code
+from loomcl.runtime.constants import event_info, profiling_info
+from loomcl.runtime.event import UserEvent, wait_for_events
+
+from .answer import answer_query
+from .callbacks import EVENT_CALLBACK
+from .handles import registry
+from .info import write_scalar
+
+_CALLBACK_STATUSES = (0, 1, 2)  # COMPLETE, RUNNING, SUBMITTED
+
+
+def wait_list(count, events, routine: str) -> list | None:
+    if (count == 0) != (not events):
+        raise LogicError(routine, status_code.INVALID_EVENT_WAIT_LIST,
+                         f"num_events_in_wait_list is {count} but event_wait_list is {'set' if events else 'NULL'}")
+    if not count:
+        return None
+    return registry.get_list(count, events, "event", routine, status_code.INVALID_EVENT_WAIT_LIST)
+
+
+def hand_out(event, out) -> None:
+    """Gives the caller a handle to the command's event if it asked for one (`cl_event *event`)."""
+    if out:
+        write_scalar(ctypes.c_void_p, out, registry.new(event, "event"))
+
+
+def queue_of(handle, routine: str):
+    return registry.get(handle, "queue", routine)
+
+
+def enqueue_marker(queue, num_events, events, out, routine="clEnqueueMarkerWithWaitList"):
+    from loomcl.runtime.command_queue import enqueue_marker as marker
+
+    hand_out(marker(queue_of(queue, routine), wait_for=wait_list(num_events, events, routine)), out)
+
+
+def clEnqueueMarkerWithWaitList(queue, num_events, events, out):
+    enqueue_marker(queue, num_events, events, out)
+
+
+def clEnqueueBarrierWithWaitList(queue, num_events, events, out):
+    from loomcl.runtime.command_queue import enqueue_barrier
+
+    routine = "clEnqueueBarrierWithWaitList"
+    hand_out(enqueue_barrier(queue_of(queue, routine), wait_for=wait_list(num_events, events, routine)), out)
+
+
+def clEnqueueMarker(queue, out):
+    if not out:
+        raise LogicError("clEnqueueMarker", status_code.INVALID_VALUE, "event is NULL")
+    enqueue_marker(queue, 0, None, out, "clEnqueueMarker")
+
+
+def clEnqueueBarrier(queue):
+    clEnqueueBarrierWithWaitList(queue, 0, None, None)
+
+
+def clEnqueueWaitForEvents(queue, num_events, events):
+    routine = "clEnqueueWaitForEvents"
+    if not num_events:
+        raise LogicError(routine, status_code.INVALID_VALUE, "no events given")
+    from loomcl.runtime.command_queue import enqueue_barrier
+
+    enqueue_barrier(queue_of(queue, routine), wait_for=wait_list(num_events, events, routine))
+
+
+def clWaitForEvents(num_events, events):
+    routine = "clWaitForEvents"
+    if not num_events or not events:
+        raise LogicError(routine, status_code.INVALID_VALUE, "no events given")
+    wait_for_events(registry.get_list(num_events, events, "event", routine, status_code.INVALID_EVENT))
+
+
+def clGetEventInfo(handle, param, size, out, size_ret):
+    routine = "clGetEventInfo"
+    return answer_query(registry.get(handle, "event", routine), event_info, param, size, out, size_ret, routine)
+
+
+def clGetEventProfilingInfo(handle, param, size, out, size_ret):
+    routine = "clGetEventProfilingInfo"
+    event = registry.get(handle, "event", routine)
+    if isinstance(event, UserEvent):
+        raise LogicError(routine, status_code.PROFILING_INFO_NOT_AVAILABLE, "a user event has no profiling info")
+    from .answer import answer
+
+    return answer(event.get_profiling_info(param), profiling_info, param, size, out, size_ret, routine)
+
+
+def clRetainEvent(handle):
+    registry.retain(handle, "event", "clRetainEvent")
+
+
+def clReleaseEvent(handle):
+    registry.release(handle, "event", "clReleaseEvent")
+
+
+def clCreateUserEvent(context):
+    return registry.new(UserEvent(registry.get(context, "context", "clCreateUserEvent")), "event")
+
+
+def clSetUserEventStatus(handle, status):
+    routine = "clSetUserEventStatus"
+    event = registry.get(handle, "event", routine)
+    if not isinstance(event, UserEvent):
+        raise LogicError(routine, status_code.INVALID_EVENT, "not a user event")
+    event.set_status(status)
+
+
+def clSetEventCallback(handle, status, function, user_data):
+    routine = "clSetEventCallback"
+    event = registry.get(handle, "event", routine)
+    if not function or status not in _CALLBACK_STATUSES:
+        raise LogicError(routine, status_code.INVALID_VALUE,
+                         "pfn_notify is NULL or command_exec_callback_type is not COMPLETE, RUNNING or SUBMITTED")
+    callback = EVENT_CALLBACK(function)
+
+    def notify(reached: int) -> None:
+        callback(handle, reached, user_data)
+
+    event.set_callback(status, notify)

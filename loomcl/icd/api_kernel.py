@@ -1,0 +1,172 @@
+"""Kernel entry points: creation, arguments as raw bytes, info, and the launches."""
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+
+from loomcl.codegen.abi import ParamKind
+from loomcl.errors import LogicError, status_code
+from loomcl.runtime.constants import kernel_arg_info, kernel_info, kernel_work_group_info
+from loomcl.runtime.kernel import Kernel
+from loomcl.runtime.local_memory import LocalMemory
+
+from .answer import answer, answer_query
+from .api_event import hand_out, queue_of, wait_list
+from .handles import registry
+from .info import write_scalar
+
+_POINTER = ctypes.sizeof(ctypes.c_void_p)
+_HANDLE_KINDS = {ParamKind.GLOBAL_POINTER: "mem", ParamKind.CONSTANT_POINTER: "mem"}
+if hasattr(ParamKind, "IMAGE"):
+    _HANDLE_KINDS.update({ParamKind.IMAGE: "mem", ParamKind.SAMPLER: "sampler"})
+
+
+def _new_kernel(program, name: str) -> int:
+    kernel = Kernel(program, name)
+    kernel.icd_arguments = {}  # index -> the object set there, kept alive while it is
+    return registry.new(kernel, "kernel")
+
+
+def clCreateKernel(handle, name):
+    routine = "clCreateKernel"
+    program = registry.get(handle, "program", routine)
+    if not name:
+        raise LogicError(routine, status_code.INVALID_VALUE, "kernel_name is NULL")
+    return _new_kernel(program, ctypes.string_at(name).decode("utf-8", "replace"))
+
+
+def clCreateKernelsInProgram(handle, num_kernels, kernels, num_kernels_ret):
+    routine = "clCreateKernelsInProgram"
+    program = registry.get(handle, "program", routine)
+    names = list(program.compiled(routine).kernels)
+    if kernels and num_kernels < len(names):
+        raise LogicError(routine, status_code.INVALID_VALUE, f"num_kernels {num_kernels} < the program's {len(names)}")
+    if kernels:
+        for i, name in enumerate(names):
+            ctypes.c_void_p.from_address(kernels + i * _POINTER).value = _new_kernel(program, name)
+    write_scalar(ctypes.c_uint32, num_kernels_ret, len(names))
+
+
+def clCloneKernel(handle):
+    """A new kernel object with the same arguments set (their bytes and the objects they name)."""
+    source = registry.get(handle, "kernel", "clCloneKernel")
+    address = _new_kernel(source.program, source.function_name)
+    clone = registry.get(address, "kernel", "clCloneKernel")
+    clone.copy_arguments_from(source)
+    clone.icd_arguments = dict(source.icd_arguments)
+    return address
+
+
+def clRetainKernel(handle):
+    registry.retain(handle, "kernel", "clRetainKernel")
+
+
+def clReleaseKernel(handle):
+    registry.release(handle, "kernel", "clReleaseKernel")
+
+
+def clSetKernelArg(handle, index, size, value):
+    routine = "clSetKernelArg"
+    kernel = registry.get(handle, "kernel", routine)
+    params = kernel.signature.params
+    if index >= len(params):
+        raise LogicError(routine, status_code.INVALID_ARG_INDEX,
+                         f"kernel '{kernel.function_name}' has {len(params)} arguments; index {index} is out of range")
+    param = params[index]
+    kind = _HANDLE_KINDS.get(param.kind)
+    if kind is not None:
+        if size != _POINTER:
+            raise LogicError(routine, status_code.INVALID_ARG_SIZE, f"argument {index} is a handle: arg_size must be {_POINTER}")
+        target = ctypes.c_void_p.from_address(value).value if value else None
+        if target is None and kind != "mem":
+            raise LogicError(routine, status_code.INVALID_ARG_VALUE, f"argument {index} needs a cl_{kind}")
+        obj = registry.get(target, kind, routine) if target else None
+        kernel.set_arg(index, obj)
+        kernel.icd_arguments[index] = obj
+        return
+    if param.kind is ParamKind.LOCAL_POINTER:
+        if value:
+            raise LogicError(routine, status_code.INVALID_ARG_VALUE, f"argument {index} is __local: arg_value must be NULL")
+        if size == 0:
+            raise LogicError(routine, status_code.INVALID_ARG_SIZE, f"argument {index} is __local: arg_size must be > 0")
+        kernel.set_arg(index, LocalMemory(size))
+        return
+    if not value:
+        raise LogicError(routine, status_code.INVALID_ARG_VALUE, f"argument {index} needs a value (arg_value is NULL)")
+    expected = param.dtype.itemsize if param.kind is ParamKind.SCALAR and param.dtype is not None else param.size
+    if size != expected:
+        raise LogicError(routine, status_code.INVALID_ARG_SIZE,
+                         f"argument {index} ({param.type_name} {param.name}) is {expected} bytes; arg_size is {size}")
+    data = ctypes.string_at(value, size)
+    if param.kind is ParamKind.SCALAR and param.dtype is not None and param.dtype.kind in "iuf":
+        kernel.set_arg(index, np.frombuffer(data, dtype=param.dtype)[0])
+    else:
+        kernel.set_arg(index, np.frombuffer(data, dtype=f"V{size}")[0])
+
+
+def clSetKernelArgSVMPointer(handle, index, value):
+    registry.get(handle, "kernel", "clSetKernelArgSVMPointer")
+    raise LogicError("clSetKernelArgSVMPointer", status_code.INVALID_OPERATION, "no shared virtual memory")
+
+
+def clSetKernelExecInfo(handle, param, size, value):
+    registry.get(handle, "kernel", "clSetKernelExecInfo")
+    raise LogicError("clSetKernelExecInfo", status_code.INVALID_OPERATION, "no shared virtual memory")
+
+
+def clGetKernelInfo(handle, param, size, out, size_ret):
+    routine = "clGetKernelInfo"
+    return answer_query(registry.get(handle, "kernel", routine), kernel_info, param, size, out, size_ret, routine)
+
+
+def clGetKernelArgInfo(handle, index, param, size, out, size_ret):
+    routine = "clGetKernelArgInfo"
+    value = registry.get(handle, "kernel", routine).get_arg_info(index, param)
+    return answer(value, kernel_arg_info, param, size, out, size_ret, routine)
+
+
+def clGetKernelWorkGroupInfo(handle, device, param, size, out, size_ret):
+    routine = "clGetKernelWorkGroupInfo"
+    kernel = registry.get(handle, "kernel", routine)
+    found = registry.get(device, "device", routine) if device else kernel.context.devices[0]
+    if param == 0x11B5:  # CL_KERNEL_GLOBAL_WORK_SIZE: built-in kernels only
+        raise LogicError(routine, status_code.INVALID_VALUE, "GLOBAL_WORK_SIZE applies to built-in kernels only")
+    return answer(kernel.get_work_group_info(param, found), kernel_work_group_info, param, size, out, size_ret, routine)
+
+
+def clGetKernelSubGroupInfo(handle, device, param, input_size, input_value, size, out, size_ret):
+    registry.get(handle, "kernel", "clGetKernelSubGroupInfo")
+    raise LogicError("clGetKernelSubGroupInfo", status_code.INVALID_OPERATION, "sub-groups are not supported")
+
+
+clGetKernelSubGroupInfoKHR = clGetKernelSubGroupInfo
+
+
+def _sizes(address, dims: int, routine: str, what: str):
+    return tuple((ctypes.c_size_t * dims).from_address(address)) if address else None
+
+
+def clEnqueueNDRangeKernel(queue, handle, work_dim, offset, global_size, local_size, num_events, events, out):
+    routine = "clEnqueueNDRangeKernel"
+    q, kernel = queue_of(queue, routine), registry.get(handle, "kernel", routine)
+    if not 1 <= work_dim <= 3:
+        raise LogicError(routine, status_code.INVALID_WORK_DIMENSION, f"work_dim {work_dim} is not 1, 2 or 3")
+    if not global_size:
+        raise LogicError(routine, status_code.INVALID_VALUE, "global_work_size is NULL")
+    event = kernel.enqueue(q, _sizes(global_size, work_dim, routine, "global"), _sizes(local_size, work_dim, routine, "local"),
+                           global_offset=_sizes(offset, work_dim, routine, "offset"),
+                           wait_for=wait_list(num_events, events, routine), allow_empty_ndrange=True)
+    hand_out(event, out)
+
+
+def clEnqueueTask(queue, handle, num_events, events, out):
+    one = (ctypes.c_size_t * 1)(1)
+    address = ctypes.addressof(one)
+    clEnqueueNDRangeKernel(queue, handle, 1, None, address, address, num_events, events, out)
+
+
+def clEnqueueNativeKernel(queue, function, args, cb_args, num_mem, mem_list, args_mem_loc, num_events, events, out):
+    queue_of(queue, "clEnqueueNativeKernel")
+    raise LogicError("clEnqueueNativeKernel", status_code.INVALID_OPERATION,
+                     "native kernels are not supported (CL_DEVICE_EXECUTION_CAPABILITIES lacks NATIVE_KERNEL)")

@@ -1,0 +1,112 @@
+"""Platform and device entry points, the extension-function lookup and the host timer."""
+from __future__ import annotations
+
+import ctypes
+import time
+
+from loomcl.errors import LogicError, status_code
+from loomcl.runtime.constants import device_info, device_type, platform_info
+from loomcl.runtime.platform import get_platforms
+
+from .answer import answer_query
+from .handles import registry
+from .info import write_scalar
+
+
+
+def platform():
+    return get_platforms()[0]
+
+
+def clGetPlatformIDs(num_entries, platforms, num_platforms):  # the loader answers this; here for completeness
+    if (num_entries == 0 and platforms) or (not platforms and not num_platforms):
+        raise LogicError("clGetPlatformIDs", status_code.INVALID_VALUE, "num_entries is 0 or no output given")
+    if platforms:
+        ctypes.c_void_p.from_address(platforms).value = registry.address_of(platform(), "platform")
+    write_scalar(ctypes.c_uint32, num_platforms, 1)
+
+
+def clGetPlatformInfo(handle, param, size, out, size_ret):
+    routine = "clGetPlatformInfo"
+    found = registry.get(handle, "platform", routine)  # cl_khr_icd and its suffix are the platform's
+    return answer_query(found, platform_info, param, size, out, size_ret, routine)
+
+
+def clGetDeviceIDs(handle, kind, num_entries, devices, num_devices):
+    routine = "clGetDeviceIDs"
+    found = registry.get(handle, "platform", routine) if handle else platform()
+    if (num_entries == 0 and devices) or (not devices and not num_devices):
+        raise LogicError(routine, status_code.INVALID_VALUE, "num_entries is 0 or no output given")
+    if kind == device_type.ALL:
+        kind = 0xFFFFFFFF
+    listed = found.get_devices(kind)
+    if devices:
+        for i, device in enumerate(listed[:num_entries]):
+            ctypes.c_void_p.from_address(devices + i * 8).value = registry.address_of(device, "device")
+    write_scalar(ctypes.c_uint32, num_devices, len(listed))
+
+
+def clGetDeviceInfo(handle, param, size, out, size_ret):
+    routine = "clGetDeviceInfo"
+    device = registry.get(handle, "device", routine)
+    return answer_query(device, device_info, param, size, out, size_ret, routine)
+
+
+def clRetainDevice(handle):  # the root device is never created nor destroyed by the C API
+    registry.get(handle, "device", "clRetainDevice")
+
+
+def clReleaseDevice(handle):
+    registry.get(handle, "device", "clReleaseDevice")
+
+
+clRetainDeviceEXT, clReleaseDeviceEXT = clRetainDevice, clReleaseDevice
+
+
+def clCreateSubDevices(handle, properties, num_devices, out_devices, num_devices_ret):
+    registry.get(handle, "device", "clCreateSubDevices")
+    raise LogicError("clCreateSubDevices", status_code.INVALID_VALUE,
+                     "loomcl's device cannot be partitioned (CL_DEVICE_PARTITION_PROPERTIES is empty)")
+
+
+clCreateSubDevicesEXT = clCreateSubDevices
+
+
+def clUnloadCompiler():
+    return status_code.SUCCESS
+
+
+def clUnloadPlatformCompiler(handle):
+    registry.get(handle, "platform", "clUnloadPlatformCompiler")
+
+
+def clGetExtensionFunctionAddress(name):
+    from .entry import dispatch
+
+    if not name:
+        return None
+    return dispatch().functions.get(ctypes.string_at(name).decode(errors="replace"))
+
+
+def clGetExtensionFunctionAddressForPlatform(handle, name):
+    registry.get(handle, "platform", "clGetExtensionFunctionAddressForPlatform")
+    return clGetExtensionFunctionAddress(name)
+
+
+def clGetHostTimer(handle, host_timestamp):
+    registry.get(handle, "device", "clGetHostTimer")
+    if not host_timestamp:
+        raise LogicError("clGetHostTimer", status_code.INVALID_VALUE, "host_timestamp is NULL")
+    ctypes.c_uint64.from_address(host_timestamp).value = time.perf_counter_ns()
+
+
+def clGetDeviceAndHostTimer(handle, device_timestamp, host_timestamp):
+    """The device is the host: both clocks are the one that profiling timestamps use."""
+    registry.get(handle, "device", "clGetDeviceAndHostTimer")
+    if not device_timestamp or not host_timestamp:
+        raise LogicError("clGetDeviceAndHostTimer", status_code.INVALID_VALUE, "a timestamp pointer is NULL")
+    now = time.perf_counter_ns()
+    ctypes.c_uint64.from_address(device_timestamp).value = now
+    ctypes.c_uint64.from_address(host_timestamp).value = now
+
+

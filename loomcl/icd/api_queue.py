@@ -1,0 +1,83 @@
+"""Command queue entry points."""
+from __future__ import annotations
+
+import ctypes
+
+from loomcl.errors import LogicError, status_code
+from loomcl.runtime.command_queue import CommandQueue
+from loomcl.runtime.constants import command_queue_info, command_queue_properties
+
+from .answer import answer, answer_query
+from .handles import registry
+from .info import properties, property_words
+
+QUEUE_PROPERTIES = 0x1093
+QUEUE_SIZE = 0x1094
+PROPERTIES_ARRAY = 0x1098
+_ON_DEVICE = command_queue_properties.ON_DEVICE | command_queue_properties.ON_DEVICE_DEFAULT
+
+
+def _new_queue(context_handle, device_handle, bits: int, words: list[int], routine: str) -> int:
+    context = registry.get(context_handle, "context", routine)
+    device = registry.get(device_handle, "device", routine)
+    if bits & _ON_DEVICE:
+        raise LogicError(routine, status_code.INVALID_QUEUE_PROPERTIES,
+                         "device-side queues are not supported (DEVICE_ENQUEUE_CAPABILITIES is 0)")
+    queue = CommandQueue(context, device, bits)
+    queue.icd_properties = words
+    return registry.new(queue, "queue")
+
+
+def clCreateCommandQueue(context, device, bits):
+    return _new_queue(context, device, bits, [], "clCreateCommandQueue")
+
+
+def clCreateCommandQueueWithProperties(context, device, props):
+    routine = "clCreateCommandQueueWithProperties"
+    bits = 0
+    for name, value in properties(props, ctypes.c_uint64):
+        if name == QUEUE_PROPERTIES:
+            bits = value
+        elif name == QUEUE_SIZE:
+            raise LogicError(routine, status_code.INVALID_VALUE, "CL_QUEUE_SIZE applies only to device queues")
+        else:
+            raise LogicError(routine, status_code.INVALID_VALUE, f"queue property {name:#x} is not supported")
+    return _new_queue(context, device, bits, property_words(props, ctypes.c_uint64), routine)
+
+
+def clRetainCommandQueue(handle):
+    registry.retain(handle, "queue", "clRetainCommandQueue")
+
+
+def clReleaseCommandQueue(handle):
+    queue = registry.handle(handle, "queue", "clReleaseCommandQueue").obj
+    queue.flush()  # the spec: releasing a queue flushes it
+    registry.release(handle, "queue", "clReleaseCommandQueue")
+
+
+def clGetCommandQueueInfo(handle, param, size, out, size_ret):
+    routine = "clGetCommandQueueInfo"
+    queue = registry.get(handle, "queue", routine)
+    if param == PROPERTIES_ARRAY:
+        return answer(queue.icd_properties, command_queue_info, param, size, out, size_ret, routine)
+    return answer_query(queue, command_queue_info, param, size, out, size_ret, routine)
+
+
+def clSetCommandQueueProperty(handle, bits, enable, old):
+    registry.get(handle, "queue", "clSetCommandQueueProperty")
+    raise LogicError("clSetCommandQueueProperty", status_code.INVALID_OPERATION,
+                     "deprecated in OpenCL 1.1; create the queue with the properties instead")
+
+
+def clSetDefaultDeviceCommandQueue(context, device, queue):
+    registry.get(context, "context", "clSetDefaultDeviceCommandQueue")
+    raise LogicError("clSetDefaultDeviceCommandQueue", status_code.INVALID_OPERATION,
+                     "loomcl has no device-side queues")
+
+
+def clFlush(handle):
+    registry.get(handle, "queue", "clFlush").flush()
+
+
+def clFinish(handle):
+    registry.get(handle, "queue", "clFinish").finish()

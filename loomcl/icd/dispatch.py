@@ -1,0 +1,104 @@
+"""The dispatch table, filled with C-callable wrappers of loomcl's API functions.
+
+Each entry point is a Python function named as in the C API (in the api_*.py modules) wrapped in a
+ctypes callback of the entry's exact signature (dispatch_table.py). The wrapper is the C API's error
+convention: a loomcl Error becomes its status (returned, or stored through `errcode_ret` for
+functions that return an object); any other exception is a bug in loomcl, reported on stderr and
+answered OUT_OF_RESOURCES, so that no exception ever unwinds into the C caller. Entry points loomcl
+does not implement (another platform's interop: GL, Direct3D, EGL) answer INVALID_OPERATION.
+
+A C caller sees only the status; with LOOMCL_ICD_LOG=1 each failing call also prints loomcl's
+message (which argument, what was expected) on stderr.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+import traceback
+
+from loomcl.errors import Error, status_code
+
+from .dispatch_table import ENTRIES, Entry
+
+_C_TYPES = {"i": ctypes.c_int32, "u": ctypes.c_uint32, "l": ctypes.c_uint64, "z": ctypes.c_size_t,
+            "p": ctypes.c_void_p, "v": None}
+
+
+def prototype(entry: Entry):
+    return ctypes.CFUNCTYPE(_C_TYPES[entry.returns], *(_C_TYPES[letter] for letter in entry.arguments))
+
+
+def unsupported(name: str):
+    def not_here(*_args):
+        raise Error(name, status_code.INVALID_OPERATION, f"{name} is not supported by loomcl")
+    return not_here
+
+
+_LOG = os.environ.get("LOOMCL_ICD_LOG", "") not in ("", "0")
+
+
+def _failed(error: Error) -> int:
+    if _LOG:
+        print(f"loomcl ICD: {error}", file=sys.stderr)
+    return error.code
+
+
+def guarded(entry: Entry, function):
+    """`function` under the C API's error convention for `entry`."""
+    name = entry.name
+    if entry.returns == "i":
+        def call(*args):
+            try:
+                return function(*args) or 0
+            except Error as error:
+                return _failed(error)
+            except BaseException:  # noqa: BLE001 - nothing may unwind into C
+                return _internal_error(name)
+        return call
+    if entry.reports_error_by_pointer:
+        def create(*args):
+            errcode_ret = args[-1]
+            try:
+                result, code = function(*args[:-1]), 0
+            except Error as error:
+                result, code = None, _failed(error)
+            except BaseException:  # noqa: BLE001
+                result, code = None, _internal_error(name)
+            if errcode_ret:
+                ctypes.c_int32.from_address(errcode_ret).value = code
+            return result
+        return create
+
+    def other(*args):
+        try:
+            return function(*args)
+        except BaseException:  # noqa: BLE001 - a NULL result or nothing is the only answer here
+            if entry.returns == "p":
+                return None
+            _internal_error(name)
+            return None
+    return other
+
+
+def _internal_error(name: str) -> int:
+    print(f"loomcl ICD: internal error in {name} (a bug in loomcl; please report it):", file=sys.stderr)
+    traceback.print_exc()
+    return status_code.OUT_OF_RESOURCES
+
+
+class DispatchTable:
+    """The native table and the callbacks it points to (kept alive with it)."""
+
+    def __init__(self, implementations: dict) -> None:
+        self.callbacks = []
+        self.table = (ctypes.c_void_p * len(ENTRIES))()
+        self.functions = {}
+        for i, entry in enumerate(ENTRIES):
+            function = implementations.get(entry.name) or unsupported(entry.name)
+            callback = prototype(entry)(guarded(entry, function))
+            self.callbacks.append(callback)
+            address = ctypes.cast(callback, ctypes.c_void_p).value
+            self.table[i] = address
+            self.functions[entry.name] = address
+        self.address = ctypes.addressof(self.table)

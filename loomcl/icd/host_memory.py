@@ -1,0 +1,23 @@
+"""A C caller's memory (a `void *` and a size) as a numpy byte array over it, without copying."""
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+
+from loomcl.errors import LogicError, status_code
+
+
+def host_array(address, size: int, routine: str, what: str = "ptr") -> np.ndarray:
+    if not address:
+        raise LogicError(routine, status_code.INVALID_VALUE, f"{what} is NULL")
+    if size == 0:
+        return np.zeros(0, dtype=np.uint8)
+    return np.ctypeslib.as_array((ctypes.c_uint8 * size).from_address(address))
+
+
+def size_triple(address, routine: str, what: str) -> tuple[int, int, int]:
+    """A `const size_t[3]` argument (origin or region)."""
+    if not address:
+        raise LogicError(routine, status_code.INVALID_VALUE, f"{what} is NULL")
+    return tuple((ctypes.c_size_t * 3).from_address(address))
