@@ -28,12 +28,17 @@ failure of the queue that no wait has raised yet; a blocking call on an in-order
 or else the first such failure of a command before it. An interrupted command (KernelInterruptedError:
 Ctrl-C already went to Python's SIGINT handler) is raised only by waits on its own event.
 
+At exit. What can still run runs (a last launch that prints, never waited for); failures nobody
+observed are reported on stderr.
+
 Threads. Any thread may enqueue, wait or finish. Hooks and callbacks are called without the
 scheduler's lock held, after the bookkeeping that makes a completed command visible.
 """
 from __future__ import annotations
 
+import atexit
 import os
+import sys
 import threading
 import weakref
 from collections import deque
@@ -273,6 +278,25 @@ class Scheduler:
         finally:
             lock.release()
 
+    def drain(self) -> None:
+        """Run what is ready until nothing more can run (no waiting for user events); report on
+        stderr the failures no wait raised."""
+        with self._lock:
+            while self._pending or self._running:
+                command = self._take_locked()
+                if command is not None:
+                    self._lock.release()
+                    try:
+                        self._run(command)
+                    finally:
+                        self._lock.acquire()
+                elif not self._running or not self._progress.wait(timeout=IDLE_SECONDS):
+                    break
+            failures, self._unreported = self._unreported, []
+        for _, event in failures:
+            if sys.stderr is not None:
+                sys.stderr.write(f"loomcl: a command nobody waited for failed: {event.error}\n")
+
     def finish(self) -> None:
         """Block until every command completed; raise the first failure no wait has raised."""
         self.help_until(None)
@@ -303,11 +327,23 @@ class Scheduler:
                 self._unreported = [entry for entry in self._unreported if entry[1] is not event]
 
 
+def _run_what_is_left() -> None:
+    """At interpreter exit: run every command that can still run (one enqueued and never waited for,
+    such as a last launch that prints), and say on stderr which of them failed. Commands held back
+    by a user event nobody completes stay where they are."""
+    for scheduler in list(_schedulers):
+        try:
+            scheduler.drain()
+        except BaseException:  # noqa: BLE001 - exit goes on; a failure was reported by drain
+            pass
+
+
 def _forget_threads_in_child() -> None:
     """A forked child has none of the parent's executor threads: every queue starts afresh."""
     for scheduler in list(_schedulers):
         scheduler._reset_threads()
 
 
+atexit.register(_run_what_is_left)
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_threads_in_child)

@@ -1,5 +1,9 @@
 """Work in the background: failures surface at the wait that observes them, several threads enqueue
 into one queue, and Python runs on while a kernel runs (asserted on statuses, never on timings)."""
+import os
+import subprocess
+import sys
+import textwrap
 import threading
 
 import numpy as np
@@ -10,6 +14,7 @@ import loomcl as cl
 from queue_helpers import CHECKED_SOURCE, N, eventually, int_buffer, mf, read, status
 
 THREADS = 8
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ROUNDS = 25
 
 
@@ -136,3 +141,28 @@ def test_a_big_launch_starts_without_a_flush(ctx, queue, prg):
     flags[0] = 1
     launch.wait()
     np.testing.assert_array_equal(read(queue, out, big), np.arange(1, big + 1))
+
+
+def test_commands_never_waited_for_run_at_exit():
+    script = textwrap.dedent(
+        """
+        import numpy as np
+        import loomcl as cl
+        ctx = cl.create_some_context(interactive=False)
+        queue = cl.CommandQueue(ctx)
+        prg = cl.Program(ctx, 'kernel void say(int n) { printf("n=%d\\\\n", n); }').build()
+        checked = cl.Program(ctx, 'kernel void bad(global int *a) { a[get_global_id(0) + 1] = 1; }').build(
+            options="-loomcl-check")
+        held = cl.UserEvent(ctx)
+        prg.say(queue, (1,), (1,), np.int32(1), wait_for=[held])  # never released: stays
+        other = cl.CommandQueue(ctx)
+        prg.say(other, (2,), (1,), np.int32(7))
+        checked.bad(other, (4,), (4,), cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 16))
+        print("end of script", flush=True)
+        """)
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "end of script\nn=7\nn=7\n"
+    assert "loomcl: a command nobody waited for failed: clEnqueueNDRangeKernel failed: OUT_OF_RESOURCES - " \
+           "<kernel>:1:58: error: out-of-bounds write in kernel 'bad'" in result.stderr
