@@ -222,15 +222,20 @@ class Scheduler:
             self._asleep = True
 
     def _serve(self) -> None:
-        while True:
+        try:
+            while True:
+                with self._lock:
+                    command = self._take_locked()
+                    if command is None:
+                        self._asleep = True
+                if command is not None:
+                    self._run(command)
+                elif not self._sleep():
+                    return
+        except BaseException:  # (SystemExit from a callback): the next wake starts a new executor
             with self._lock:
-                command = self._take_locked()
-                if command is None:
-                    self._asleep = True
-            if command is not None:
-                self._run(command)
-            elif not self._sleep():
-                return
+                self._thread, self._asleep = None, False
+            raise
 
     def _sleep(self) -> bool:
         """Wait for the wake token; False when the thread should end (idle too long)."""
