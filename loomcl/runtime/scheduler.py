@@ -179,15 +179,21 @@ class Scheduler:
         except BaseException as exc:  # Ctrl-C on the main thread while it helped: settle, then go on
             self._settle(command, command.interruption(exc))
             raise
-        self._settle(command, error, quiet)
+        if error is None and event._times is None:  # (_settle's common case, inlined)
+            event._status = COMPLETE
+            with self._lock:
+                self._running.discard(command)
+                if self._waiters:
+                    self._progress.notify_all()
+            if event._hooks is not None:  # (read after the status: a hook added meanwhile is not lost)
+                event._fire_hooks()
+            return
+        self._settle(command, error)
 
-    def _settle(self, command: Command, error: BaseException | None, quiet: bool = False) -> None:
+    def _settle(self, command: Command, error: BaseException | None) -> None:
         event = command.event
         if error is None:
-            if quiet:
-                event._status = COMPLETE
-            else:
-                event._settle(None)
+            event._settle(None)
             with self._lock:
                 self._running.discard(command)
                 if self._waiters:
