@@ -35,7 +35,7 @@ def queue_of(handle, routine: str):
 
 
 def enqueue_marker(queue, num_events, events, out, routine="clEnqueueMarkerWithWaitList"):
-    from loomcl.runtime.transfer import enqueue_marker as marker
+    from loomcl.runtime.command_queue import enqueue_marker as marker
 
     hand_out(marker(queue_of(queue, routine), wait_for=wait_list(num_events, events, routine)), out)
 
@@ -45,7 +45,7 @@ def clEnqueueMarkerWithWaitList(queue, num_events, events, out):
 
 
 def clEnqueueBarrierWithWaitList(queue, num_events, events, out):
-    from loomcl.runtime.transfer import enqueue_barrier
+    from loomcl.runtime.command_queue import enqueue_barrier
 
     routine = "clEnqueueBarrierWithWaitList"
     hand_out(enqueue_barrier(queue_of(queue, routine), wait_for=wait_list(num_events, events, routine)), out)
@@ -65,7 +65,7 @@ def clEnqueueWaitForEvents(queue, num_events, events):
     routine = "clEnqueueWaitForEvents"
     if not num_events:
         raise LogicError(routine, status_code.INVALID_VALUE, "no events given")
-    from loomcl.runtime.transfer import enqueue_barrier
+    from loomcl.runtime.command_queue import enqueue_barrier
 
     enqueue_barrier(queue_of(queue, routine), wait_for=wait_list(num_events, events, routine))
 
