@@ -1,6 +1,6 @@
 """pyopencl's own test suite on the vendor under test: a representative subset (CI_SUBSET in
-pyopencl_suite.py), file by file, must pass at least 95% of the tests of that subset that pass on
-PoCL (tests/icd/pocl_baseline.json, recorded on the development machine).
+pyopencl_suite.py), run file by file (no test may hang or crash), must pass at least 95% of the tests
+of that subset that pass on PoCL (tests/icd/pocl_baseline.json, recorded on the development machine).
 
 The whole suite and the examples are the script's job (`python tests/icd/pyopencl_suite.py`).
 """
@@ -54,19 +54,34 @@ def test_the_baseline_has_passes_in_every_file_of_the_subset(baseline):
     assert chosen >= 120
 
 
+_runs: dict[str, dict] = {}   # a file of the subset -> what its run gave, for the total below
+
+
 @pytest.mark.parametrize("name", list(pyopencl_suite.CI_SUBSET))
-def test_pyopencl_subset_passes_as_on_pocl(name, icd_vendor_under_test, suite, baseline, tmp_path, request):
+def test_pyopencl_subset_file_runs_to_its_end(name, icd_vendor_under_test, suite, baseline, tmp_path, request):
+    """Each file's part of the subset, in its own process: no test may hang or kill the process."""
     known_gaps.expect_gap(request, icd_vendor_under_test, known_gaps.PYOPENCL_FILES, name)
     result = pyopencl_suite.run_file(suite, icd_vendor_under_test, name, pyopencl_suite.subset_selection(name),
                                      timeout=SUBSET_FILE_TIMEOUT_S, logs=tmp_path)
-    run = {"files": {name: result.as_json()}}
-    compared = comparison(run, baseline, pyopencl_suite.in_subset)[name]
-    expected, passing = compared["baseline_passed"], compared["passed_of_baseline"]
-    needed = (REQUIRED_PERCENT * expected + 99) // 100
+    compared = comparison({"files": {name: result.as_json()}}, baseline, pyopencl_suite.in_subset)[name]
+    compared["why"] = {test: f"{result.outcomes.get(test, 'not run')} {result.messages.get(test, '')}"
+                       for test in compared["lost"]}
+    _runs[name] = compared
     log = (tmp_path / f"{Path(name).stem}.log").read_text(errors="replace")
+    assert result.status == "completed" and not result.interrupted, (
+        f"{name} on {icd_vendor_under_test.label}: {result.status}; stopped in {result.interrupted}\n"
+        f"--- the end of pytest's output ---\n{log[-4000:]}")
+
+
+def test_pyopencl_subset_passes_95_percent_of_what_passes_on_pocl(icd_vendor_under_test):
+    """The issue's measure, on the subset: of the tests that pass on PoCL, at least 95% pass here."""
+    missing = [name for name in pyopencl_suite.CI_SUBSET if name not in _runs]
+    if missing:
+        pytest.skip(f"the subset's files {missing} did not run in this session (run the whole module)")
+    expected = sum(entry["baseline_passed"] for entry in _runs.values())
+    passing = sum(entry["passed_of_baseline"] for entry in _runs.values())
+    needed = (REQUIRED_PERCENT * expected + 99) // 100
     assert passing >= needed, (
-        f"{name} on {icd_vendor_under_test.label}: {passing} of the {expected} tests that pass on PoCL pass "
-        f"(at least {needed} needed); the run {result.status}, {result.counts()}\nnot passing:\n  "
-        + "\n  ".join(f"{test}: {result.outcomes.get(test, 'not run')} {result.messages.get(test, '')}"
-                      for test in compared["lost"])
-        + f"\n--- the end of pytest's output ---\n{log[-4000:]}")
+        f"on {icd_vendor_under_test.label}: {passing} of the {expected} tests of the subset that pass on PoCL "
+        f"pass (at least {needed} needed); not passing:\n  "
+        + "\n  ".join(f"{test}: {why}" for entry in _runs.values() for test, why in entry["why"].items()))
