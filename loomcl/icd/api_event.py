@@ -13,15 +13,17 @@ from .handles import registry
 from .info import write_scalar
 
 _CALLBACK_STATUSES = (0, 1, 2)  # COMPLETE, RUNNING, SUBMITTED
+_BAD_LIST = status_code.INVALID_EVENT_WAIT_LIST
 
 
 def wait_list(count, events, routine: str) -> list | None:
-    if (count == 0) != (not events):
+    """An enqueue call's (num_events_in_wait_list, event_wait_list): None when empty (the usual case)."""
+    if not count and not events:
+        return None
+    if not count or not events:
         raise LogicError(routine, status_code.INVALID_EVENT_WAIT_LIST,
                          f"num_events_in_wait_list is {count} but event_wait_list is {'set' if events else 'NULL'}")
-    if not count:
-        return None
-    return registry.get_list(count, events, "event", routine, status_code.INVALID_EVENT_WAIT_LIST)
+    return registry.get_list(count, events, "event", routine, _BAD_LIST, _BAD_LIST)
 
 
 def hand_out(event, out) -> None:

@@ -153,7 +153,7 @@ def clEnqueueNDRangeKernel(queue, handle, work_dim, offset, global_size, local_s
     if not 1 <= work_dim <= 3:
         raise LogicError(routine, status_code.INVALID_WORK_DIMENSION, f"work_dim {work_dim} is not 1, 2 or 3")
     if not global_size:
-        raise LogicError(routine, status_code.INVALID_VALUE, "global_work_size is NULL")
+        raise LogicError(routine, status_code.INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL")
     event = kernel.enqueue(q, _sizes(global_size, work_dim, routine, "global"), _sizes(local_size, work_dim, routine, "local"),
                            global_offset=_sizes(offset, work_dim, routine, "offset"),
                            wait_for=wait_list(num_events, events, routine), allow_empty_ndrange=True)

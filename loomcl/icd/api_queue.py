@@ -50,7 +50,7 @@ def clRetainCommandQueue(handle):
 
 
 def clReleaseCommandQueue(handle):
-    queue = registry.handle(handle, "queue", "clReleaseCommandQueue").obj
+    queue = registry.get(handle, "queue", "clReleaseCommandQueue")
     queue.flush()  # the spec: releasing a queue flushes it
     registry.release(handle, "queue", "clReleaseCommandQueue")
 
