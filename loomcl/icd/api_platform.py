@@ -45,13 +45,21 @@ def clGetDeviceIDs(handle, kind, num_entries, devices, num_devices):
     found = registry.get(handle, "platform", routine) if handle else platform()
     if (num_entries == 0 and devices) or (not devices and not num_devices):
         raise LogicError(routine, status_code.INVALID_VALUE, "num_entries is 0 or no output given")
-    if kind == device_type.ALL:
-        kind = 0xFFFFFFFF
-    listed = found.get_devices(kind)
+    listed = found.get_devices(checked_device_type(kind, routine))
     if devices:
         for i, device in enumerate(listed[:num_entries]):
             ctypes.c_void_p.from_address(devices + i * 8).value = registry.address_of(device, "device")
     write_scalar(ctypes.c_uint32, num_devices, len(listed))
+
+
+_DEVICE_TYPES = device_type.DEFAULT | device_type.CPU | device_type.GPU | device_type.ACCELERATOR | device_type.CUSTOM
+
+
+def checked_device_type(kind: int, routine: str) -> int:
+    """A cl_device_type argument: ALL or a combination of the known types (else INVALID_DEVICE_TYPE)."""
+    if kind != device_type.ALL and (not kind or kind & ~_DEVICE_TYPES):
+        raise LogicError(routine, status_code.INVALID_DEVICE_TYPE, f"device_type {kind:#x} is not a valid cl_device_type")
+    return kind
 
 
 def clGetDeviceInfo(handle, param, size, out, size_ret):

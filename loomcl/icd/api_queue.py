@@ -15,11 +15,15 @@ QUEUE_PROPERTIES = 0x1093
 QUEUE_SIZE = 0x1094
 PROPERTIES_ARRAY = 0x1098
 _ON_DEVICE = command_queue_properties.ON_DEVICE | command_queue_properties.ON_DEVICE_DEFAULT
+_VALID_BITS = (command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE | command_queue_properties.PROFILING_ENABLE
+               | _ON_DEVICE)
 
 
 def _new_queue(context_handle, device_handle, bits: int, words: list[int], routine: str) -> int:
     context = registry.get(context_handle, "context", routine)
     device = registry.get(device_handle, "device", routine)
+    if bits & ~_VALID_BITS:
+        raise LogicError(routine, status_code.INVALID_VALUE, f"{bits:#x} is not a valid cl_command_queue_properties")
     if bits & _ON_DEVICE:
         raise LogicError(routine, status_code.INVALID_QUEUE_PROPERTIES,
                          "device-side queues are not supported (DEVICE_ENQUEUE_CAPABILITIES is 0)")

@@ -35,6 +35,10 @@ def dispatch() -> DispatchTable:
     return _table
 
 
-def platform_address() -> int:
-    dispatch()
+def platform_address(icd_entry: int = 0) -> int:
+    """The platform's handle; `icd_entry` is the native library's clIcdGetPlatformIDsKHR, which
+    clGetExtensionFunctionAddressForPlatform answers (cl_khr_icd)."""
+    table = dispatch()
+    if icd_entry:
+        table.functions["clIcdGetPlatformIDsKHR"] = icd_entry
     return registry.address_of(api_platform.platform(), "platform")

@@ -74,7 +74,7 @@ clGetKernelArgInfo i puuzpp
 clGetKernelWorkGroupInfo i ppuzpp
 clEnqueueNDRangeKernel i ppupppupp
 clEnqueueTask i ppupp
-clEnqueueNativeKernel i pppzupppupp
+clEnqueueNativeKernel i pppzuppupp
 clEnqueueReadBuffer i ppuzzpupp
 clEnqueueWriteBuffer i ppuzzpupp
 clEnqueueCopyBuffer i pppzzzupp

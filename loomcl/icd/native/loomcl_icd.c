@@ -95,8 +95,11 @@ static int start_embedded_python(void) {
     return 1;
 }
 
+EXPORT cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms);
+
 /* Adds the building Python's site directories (a virtual environment's, an editable install's) to
-   sys.path, then asks loomcl.icd.entry for the platform handle. Runs with the GIL held. */
+   sys.path, then asks loomcl.icd.entry for the platform handle, telling it where this library's
+   clIcdGetPlatformIDsKHR is (an extension function the platform must answer). Runs with the GIL held. */
 static void *platform_from_python(void) {
     void *address = NULL;
     PyObject *entry = py.Import_ImportModule("loomcl.icd.entry");
@@ -114,7 +117,7 @@ static void *platform_from_python(void) {
         entry = py.Import_ImportModule("loomcl.icd.entry");
     }
     if (entry) {
-        PyObject *result = py.Object_CallMethod(entry, "platform_address", NULL);
+        PyObject *result = py.Object_CallMethod(entry, "platform_address", "n", (intptr_t)clIcdGetPlatformIDsKHR);
         if (result) {
             address = py.Long_AsVoidPtr(result);
             py.DecRef(result);
