@@ -9,11 +9,12 @@ from loomcl.runtime.event import UserEvent, wait_for_events
 
 from .answer import answer_query
 from .callbacks import EVENT_CALLBACK
-from .handles import registry
-from .info import write_scalar
+from .handles import invalid, registry
 
 _CALLBACK_STATUSES = (0, 1, 2)  # COMPLETE, RUNNING, SUBMITTED
 _BAD_LIST = status_code.INVALID_EVENT_WAIT_LIST
+_queues = registry.live["queue"]
+_pointer_at = ctypes.c_void_p.from_address
 
 
 def wait_list(count, events, routine: str) -> list | None:
@@ -29,11 +30,14 @@ def wait_list(count, events, routine: str) -> list | None:
 def hand_out(event, out) -> None:
     """Gives the caller a handle to the command's event if it asked for one (`cl_event *event`)."""
     if out:
-        write_scalar(ctypes.c_void_p, out, registry.new(event, "event"))
+        _pointer_at(out).value = registry.new(event, "event")
 
 
 def queue_of(handle, routine: str):
-    return registry.get(handle, "queue", routine)
+    queue = _queues.get(handle)
+    if queue is None:
+        raise invalid(handle, "queue", routine)
+    return queue
 
 
 def enqueue_marker(queue, num_events, events, out, routine="clEnqueueMarkerWithWaitList"):

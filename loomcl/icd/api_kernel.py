@@ -13,10 +13,12 @@ from loomcl.runtime.local_memory import LocalMemory
 
 from .answer import answer, answer_query
 from .api_event import hand_out, queue_of, wait_list
-from .handles import registry
+from .handles import invalid, registry
+from .host_memory import sizes
 from .info import write_scalar
 
 _POINTER = ctypes.sizeof(ctypes.c_void_p)
+_kernels = registry.live["kernel"]
 _HANDLE_KINDS = {ParamKind.GLOBAL_POINTER: "mem", ParamKind.CONSTANT_POINTER: "mem"}
 if hasattr(ParamKind, "IMAGE"):
     _HANDLE_KINDS.update({ParamKind.IMAGE: "mem", ParamKind.SAMPLER: "sampler"})
@@ -143,21 +145,20 @@ def clGetKernelSubGroupInfo(handle, device, param, input_size, input_value, size
 clGetKernelSubGroupInfoKHR = clGetKernelSubGroupInfo
 
 
-def _sizes(address, dims: int, routine: str, what: str):
-    return tuple((ctypes.c_size_t * dims).from_address(address)) if address else None
-
-
 def clEnqueueNDRangeKernel(queue, handle, work_dim, offset, global_size, local_size, num_events, events, out):
     routine = "clEnqueueNDRangeKernel"
-    q, kernel = queue_of(queue, routine), registry.get(handle, "kernel", routine)
+    q, kernel = queue_of(queue, routine), _kernels.get(handle)
+    if kernel is None:
+        raise invalid(handle, "kernel", routine)
     if not 1 <= work_dim <= 3:
         raise LogicError(routine, status_code.INVALID_WORK_DIMENSION, f"work_dim {work_dim} is not 1, 2 or 3")
     if not global_size:
         raise LogicError(routine, status_code.INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL")
-    event = kernel.enqueue(q, _sizes(global_size, work_dim, routine, "global"), _sizes(local_size, work_dim, routine, "local"),
-                           global_offset=_sizes(offset, work_dim, routine, "offset"),
-                           wait_for=wait_list(num_events, events, routine), allow_empty_ndrange=True)
-    hand_out(event, out)
+    wait_for = wait_list(num_events, events, routine) if num_events or events else None
+    event = kernel.enqueue(q, sizes(global_size, work_dim), sizes(local_size, work_dim), sizes(offset, work_dim),
+                           wait_for, False, True)  # g_times_l no, allow_empty_ndrange yes (OpenCL 2.1+)
+    if out:
+        hand_out(event, out)
 
 
 def clEnqueueTask(queue, handle, num_events, events, out):

@@ -8,12 +8,13 @@ from loomcl.runtime.command_queue import CommandQueue
 from loomcl.runtime.constants import command_queue_info, command_queue_properties
 
 from .answer import answer, answer_query
-from .handles import registry
+from .handles import invalid, registry
 from .info import properties, property_words
 
 QUEUE_PROPERTIES = 0x1093
 QUEUE_SIZE = 0x1094
 PROPERTIES_ARRAY = 0x1098
+_queues = registry.live["queue"]
 _ON_DEVICE = command_queue_properties.ON_DEVICE | command_queue_properties.ON_DEVICE_DEFAULT
 _VALID_BITS = (command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE | command_queue_properties.PROFILING_ENABLE
                | _ON_DEVICE)
@@ -84,4 +85,7 @@ def clFlush(handle):
 
 
 def clFinish(handle):
-    registry.get(handle, "queue", "clFinish").finish()
+    queue = _queues.get(handle)
+    if queue is None:
+        raise invalid(handle, "queue", "clFinish")
+    queue.finish()

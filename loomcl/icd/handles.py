@@ -52,25 +52,27 @@ class Registry:
         self._lock = threading.Lock()
 
     def new(self, obj, kind: str) -> int:
-        """A handle (count 1) for an object the C API just created; returns its address."""
-        with self._lock:
-            released = self._released
-            if len(released) > QUARANTINE:
-                address = released.popleft()
-            else:
-                address = (self._fresh or self._grow()).pop()
-            self.live[kind][address] = obj
-            self._counts[address] = 1
-            self._address_of[id(obj)] = address
+        """A handle (count 1) for an object the C API just created; returns its address. (Each step
+        is one atomic operation under the GIL; no lock is needed on this, the launch path.)"""
+        released = self._released
+        address = released.popleft() if len(released) > QUARANTINE else self._fresh_block()
+        self._counts[address] = 1
+        self._address_of[id(obj)] = address
+        self.live[kind][address] = obj
         return address
 
-    def _grow(self) -> list[int]:
-        slab = (ctypes.c_void_p * (2 * SLAB_BLOCKS))()
-        slab[::2] = [self.dispatch_address] * SLAB_BLOCKS
-        self._slabs.append(slab)
-        base = ctypes.addressof(slab)
-        self._fresh = [base + i * BLOCK_BYTES for i in reversed(range(SLAB_BLOCKS))]
-        return self._fresh
+    def _fresh_block(self) -> int:
+        try:
+            return self._fresh.pop()
+        except IndexError:
+            with self._lock:
+                if not self._fresh:
+                    slab = (ctypes.c_void_p * (2 * SLAB_BLOCKS))()
+                    slab[::2] = [self.dispatch_address] * SLAB_BLOCKS
+                    self._slabs.append(slab)
+                    base = ctypes.addressof(slab)
+                    self._fresh.extend(base + i * BLOCK_BYTES for i in reversed(range(SLAB_BLOCKS)))
+            return self._fresh_block()
 
     def address_of(self, obj, kind: str) -> int:
         """The handle of an object the C API reports (a queue's context, say), made if it has none
