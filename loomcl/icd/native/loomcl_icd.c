@@ -48,10 +48,13 @@ static struct {
     void *(*Long_AsVoidPtr)(PyObject *);
     void (*DecRef)(PyObject *);
     void (*Err_Print)(void);
+    void (*Err_Clear)(void);
+    PyObject *(*Object_GetAttrString)(PyObject *, const char *);
 } py;
 
 static pthread_once_t started = PTHREAD_ONCE_INIT;
 static cl_platform_id platform;  /* NULL when Python or loomcl could not be started */
+static int embedded;             /* this library started the interpreter (a C host) */
 
 static void complain(const char *what, const char *detail) {
     fprintf(stderr, "loomcl ICD: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
@@ -71,6 +74,8 @@ static int find_python(void *library) {
     FIND(Long_AsVoidPtr, "PyLong_AsVoidPtr")
     FIND(DecRef, "Py_DecRef")
     FIND(Err_Print, "PyErr_Print")
+    FIND(Err_Clear, "PyErr_Clear")
+    FIND(Object_GetAttrString, "PyObject_GetAttrString")
 #undef FIND
     return 1;
 }
@@ -91,29 +96,48 @@ static int start_embedded_python(void) {
     if (!py.IsInitialized()) {
         py.InitializeEx(0);
         py.Eval_SaveThread();
+        embedded = 1;
     }
     return 1;
 }
 
 EXPORT cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms);
 
-/* Adds the building Python's site directories (a virtual environment's, an editable install's) to
-   sys.path, then asks loomcl.icd.entry for the platform handle, telling it where this library's
-   clIcdGetPlatformIDsKHR is (an extension function the platform must answer). Runs with the GIL held. */
+/* Adds the building Python's site directories (a virtual environment's, an editable install's: their
+   .pth files too) to sys.path; with `loomcl_first`, the first of them (the parent of the loomcl
+   package this library was built from) goes in front, so that it is the loomcl imported. */
+static void add_site_dirs(int loomcl_first) {
+    PyObject *site = py.Import_ImportModule("site"), *sys = py.Import_ImportModule("sys");
+    PyObject *path = sys ? py.Object_GetAttrString(sys, "path") : NULL;
+    if (site && path) {
+        char *dirs = strdup(LOOMCL_SITE_DIRS), *save = NULL;
+        int first = 1;
+        for (char *dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save), first = 0) {
+            PyObject *result = first && loomcl_first ? py.Object_CallMethod(path, "insert", "is", 0, dir)
+                                                     : py.Object_CallMethod(site, "addsitedir", "s", dir);
+            if (result) py.DecRef(result);
+        }
+        free(dirs);
+    }
+    if (path) py.DecRef(path);
+    if (sys) py.DecRef(sys);
+    if (site) py.DecRef(site);
+    py.Err_Clear();
+}
+
+EXPORT cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms);
+
+/* Asks loomcl.icd.entry for the platform handle, telling it where this library's
+   clIcdGetPlatformIDsKHR is (an extension function the platform must answer). In a C host, the
+   loomcl this library was built from is imported; a Python host's own loomcl is used if it has one.
+   Runs with the GIL held. */
 static void *platform_from_python(void) {
     void *address = NULL;
+    if (embedded) add_site_dirs(1);
     PyObject *entry = py.Import_ImportModule("loomcl.icd.entry");
-    if (!entry) {
-        PyObject *site = py.Import_ImportModule("site");
-        if (site) {
-            char *dirs = strdup(LOOMCL_SITE_DIRS), *save = NULL;
-            for (char *dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-                PyObject *result = py.Object_CallMethod(site, "addsitedir", "s", dir);
-                if (result) py.DecRef(result);
-            }
-            free(dirs);
-            py.DecRef(site);
-        }
+    if (!entry && !embedded) {
+        py.Err_Clear();
+        add_site_dirs(0);
         entry = py.Import_ImportModule("loomcl.icd.entry");
     }
     if (entry) {
