@@ -189,3 +189,30 @@ def test_kernel_objects():
     assert out["clone_result"] == [3.0 * i for i in range(16)]
     assert out["unbuilt"] == [None, -45] and out["unbuilt_all"] == -45  # INVALID_PROGRAM_EXECUTABLE
     assert out["release_program_first"] == 0 and out["kernel_program_still"]
+
+
+def test_kernel_argument_info():
+    out = run('''
+    context = new_context()
+    source = "kernel void k(global const float *restrict a, local int *l, constant char *c, uint n) { }"
+    plain = new_program(context, source)
+    kernel, _ = make(cl.clCreateKernel, plain, b"k")
+    size = c_size_t()
+    out["without_option"] = cl.clGetKernelArgInfo(kernel, 0, 0x119A, 0, None, byref(size))
+    program = new_program(context, source, b"-cl-kernel-arg-info")
+    kernel, _ = make(cl.clCreateKernel, program, b"k")
+    out["names"] = [info(cl.clGetKernelArgInfo, kernel, i, 0x119A).decode() for i in range(4)]
+    out["types"] = [info(cl.clGetKernelArgInfo, kernel, i, 0x1198).decode() for i in range(4)]
+    out["address"] = [uint_info(cl.clGetKernelArgInfo, kernel, i, 0x1196) for i in range(4)]
+    out["access"] = [uint_info(cl.clGetKernelArgInfo, kernel, i, 0x1197) for i in range(4)]
+    out["pointer_qualifiers"] = struct.unpack("Q", info(cl.clGetKernelArgInfo, kernel, 0, 0x1199))[0]
+    out["bad_index"] = cl.clGetKernelArgInfo(kernel, 4, 0x119A, 0, None, byref(size))
+    out["bad_param"] = cl.clGetKernelArgInfo(kernel, 0, 0x1190, 0, None, byref(size))
+    ''')
+    assert out["without_option"] == -19  # KERNEL_ARG_INFO_NOT_AVAILABLE
+    assert out["names"] == ["a\0", "l\0", "c\0", "n\0"]
+    assert out["types"] == ["float*\0", "int*\0", "char*\0", "uint\0"]
+    assert out["address"] == [0x119B, 0x119C, 0x119D, 0x119E]  # GLOBAL, LOCAL, CONSTANT, PRIVATE
+    assert out["access"] == [0x11A3] * 4  # NONE
+    assert out["pointer_qualifiers"] == 1 | 2  # CONST | RESTRICT
+    assert out["bad_index"] == -49 and out["bad_param"] == -30

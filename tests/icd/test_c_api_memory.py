@@ -112,3 +112,19 @@ def test_destructor_callbacks_run_last_registered_first():
     assert out["null_callback"] == -30
     assert out["before"] == []
     assert out["after"] == [["second", 2], ["first", 1]]
+
+
+def test_migrate_orders_like_a_marker():
+    out = run('''
+    context = new_context()
+    queue = new_queue(context)
+    buffer = new_buffer(context, 64)
+    event = c_void_p()
+    out["migrate"] = cl.clEnqueueMigrateMemObjects(queue, 1, ptrs(buffer), 1, 0, None, byref(event))
+    out["status"] = struct.unpack("i", info(cl.clGetEventInfo, event.value, 0x11D3))[0]
+    out["bad_flags"] = cl.clEnqueueMigrateMemObjects(queue, 1, ptrs(buffer), 1 << 10, 0, None, None)
+    out["none"] = cl.clEnqueueMigrateMemObjects(queue, 0, None, 1, 0, None, None)
+    out["forged"] = cl.clEnqueueMigrateMemObjects(queue, 1, ptrs(FORGED), 1, 0, None, None)
+    ''')
+    assert out["migrate"] == 0 and out["status"] == 0
+    assert out["bad_flags"] == -30 and out["none"] == -30 and out["forged"] == -38

@@ -96,3 +96,24 @@ def test_what_loomcl_does_not_take():
     out["il"] = make(cl.clCreateProgramWithIL, context, b"\\x03\\x02\\x23\\x07", 4)
     ''')
     assert out["il"] == [None, -59]  # INVALID_OPERATION: CL_DEVICE_IL_VERSION is empty
+
+
+def test_build_notify_and_states_before_a_build():
+    out = run('''
+    seen = []
+    CALLBACK = ctypes.CFUNCTYPE(None, c_void_p, c_void_p)
+    notify = CALLBACK(lambda program, data: seen.append([program, data]))
+    context = new_context()
+    program = new_program(context, "kernel void k(global int *a) { a[0] = 1; }", build=False)
+    size = c_size_t()
+    out["status_before"] = struct.unpack("i", info(cl.clGetProgramBuildInfo, program, DEVICE, 0x1181))[0]
+    out["num_kernels_before"] = cl.clGetProgramInfo(program, 0x1167, 0, None, byref(size))
+    out["kernel_names_before"] = cl.clGetProgramInfo(program, 0x1168, 0, None, byref(size))
+    out["build"] = cl.clBuildProgram(program, 0, None, None, notify, 42)
+    out["notified"] = [[p == program, d] for p, d in seen]
+    out["num_kernels_after"] = struct.unpack("N", info(cl.clGetProgramInfo, program, 0x1167))[0]
+    ''')
+    assert out["status_before"] == -1  # CL_BUILD_NONE
+    assert out["num_kernels_before"] == -45 and out["kernel_names_before"] == -45
+    assert out["build"] == 0 and out["notified"] == [[True, 42]]
+    assert out["num_kernels_after"] == 1
