@@ -67,7 +67,7 @@ def clGetContextInfo(handle, param, size, out, size_ret):
     context = registry.get(handle, "context", routine)
     if param == context_info.PROPERTIES:
         return answer(context.properties, context_info, param, size, out, size_ret, routine)
-    return answer_query(context, context_info, param, size, out, size_ret, routine)
+    return answer_query(handle, context, context_info, param, size, out, size_ret, routine)
 
 
 def clSetContextDestructorCallback(handle, notify, user_data):

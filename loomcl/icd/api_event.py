@@ -85,7 +85,8 @@ def clWaitForEvents(num_events, events):
 
 def clGetEventInfo(handle, param, size, out, size_ret):
     routine = "clGetEventInfo"
-    return answer_query(registry.get(handle, "event", routine), event_info, param, size, out, size_ret, routine)
+    event = registry.get(handle, "event", routine)
+    return answer_query(handle, event, event_info, param, size, out, size_ret, routine)
 
 
 def clGetEventProfilingInfo(handle, param, size, out, size_ret):

@@ -119,7 +119,8 @@ def clSetKernelExecInfo(handle, param, size, value):
 
 def clGetKernelInfo(handle, param, size, out, size_ret):
     routine = "clGetKernelInfo"
-    return answer_query(registry.get(handle, "kernel", routine), kernel_info, param, size, out, size_ret, routine)
+    kernel = registry.get(handle, "kernel", routine)
+    return answer_query(handle, kernel, kernel_info, param, size, out, size_ret, routine)
 
 
 def clGetKernelArgInfo(handle, index, param, size, out, size_ret):

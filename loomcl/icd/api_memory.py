@@ -82,7 +82,7 @@ def clGetMemObjectInfo(handle, param, size, out, size_ret):
         return answer(memory.icd_properties, mem_info, param, size, out, size_ret, routine)
     if param == 0x1109:  # CL_MEM_USES_SVM_POINTER
         return answer(False, mem_info, param, size, out, size_ret, routine)
-    return answer_query(memory, mem_info, param, size, out, size_ret, routine)
+    return answer_query(handle, memory, mem_info, param, size, out, size_ret, routine)
 
 
 def clSetMemObjectDestructorCallback(handle, notify, user_data):

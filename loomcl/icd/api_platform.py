@@ -37,7 +37,7 @@ def clGetPlatformInfo(handle, param, size, out, size_ret):
     if param == platform_info.EXTENSIONS:
         extensions = " ".join(filter(None, [_ICD_EXTENSION, found.extensions]))
         return answer(extensions, platform_info, param, size, out, size_ret, routine)
-    return answer_query(found, platform_info, param, size, out, size_ret, routine)
+    return answer_query(handle, found, platform_info, param, size, out, size_ret, routine)
 
 
 def clGetDeviceIDs(handle, kind, num_entries, devices, num_devices):
@@ -58,14 +58,14 @@ _DEVICE_TYPES = device_type.DEFAULT | device_type.CPU | device_type.GPU | device
 def checked_device_type(kind: int, routine: str) -> int:
     """A cl_device_type argument: ALL or a combination of the known types (else INVALID_DEVICE_TYPE)."""
     if kind != device_type.ALL and (not kind or kind & ~_DEVICE_TYPES):
-        raise LogicError(routine, status_code.INVALID_DEVICE_TYPE, f"device_type {kind:#x} is not a valid cl_device_type")
+        raise LogicError(routine, status_code.INVALID_DEVICE_TYPE, f"{kind:#x} is not a valid cl_device_type")
     return kind
 
 
 def clGetDeviceInfo(handle, param, size, out, size_ret):
     routine = "clGetDeviceInfo"
     device = registry.get(handle, "device", routine)
-    return answer_query(device, device_info, param, size, out, size_ret, routine)
+    return answer_query(handle, device, device_info, param, size, out, size_ret, routine)
 
 
 def clRetainDevice(handle):  # the root device is never created nor destroyed by the C API

@@ -65,7 +65,7 @@ def clGetCommandQueueInfo(handle, param, size, out, size_ret):
     queue = registry.get(handle, "queue", routine)
     if param == PROPERTIES_ARRAY:
         return answer(queue.icd_properties, command_queue_info, param, size, out, size_ret, routine)
-    return answer_query(queue, command_queue_info, param, size, out, size_ret, routine)
+    return answer_query(handle, queue, command_queue_info, param, size, out, size_ret, routine)
 
 
 def clSetCommandQueueProperty(handle, bits, enable, old):

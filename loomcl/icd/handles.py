@@ -33,6 +33,10 @@ INVALID = {
     "sampler": status_code.INVALID_SAMPLER,
 }
 
+# the kinds that info queries answer with (a queue's context, a kernel's program), so that their
+# handles are also found by object; events and kernels never are, and their handles are the most made
+REPORTED = frozenset(INVALID) - {"event", "kernel"}
+
 BLOCK_BYTES = 2 * ctypes.sizeof(ctypes.c_void_p)
 SLAB_BLOCKS = 1024
 QUARANTINE = 4096  # released handles that stay invalid (not yet reused) at any time
@@ -57,7 +61,8 @@ class Registry:
         released = self._released
         address = released.popleft() if len(released) > QUARANTINE else self._fresh_block()
         self._counts[address] = 1
-        self._address_of[id(obj)] = address
+        if kind in REPORTED:
+            self._address_of[id(obj)] = address
         self.live[kind][address] = obj
         return address
 
@@ -125,14 +130,13 @@ class Registry:
                 self._counts[address] = count
                 return None
             del table[address], self._counts[address]
-            if self._address_of.get(id(obj)) == address:
+            if kind in REPORTED and self._address_of.get(id(obj)) == address:
                 del self._address_of[id(obj)]
             self._released.append(address)
         return obj
 
-    def count(self, obj) -> int:
-        address = self._address_of.get(id(obj))
-        return self._counts.get(address, 0) if address is not None else 0
+    def count(self, address) -> int:
+        return self._counts.get(address, 0)
 
 
 def invalid(address, kind: str, routine: str) -> LogicError:

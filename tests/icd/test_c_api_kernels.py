@@ -73,7 +73,8 @@ def test_launches_compute_the_right_values():
     assert cl.clSetKernelArg(kernel, 2, 4, byref(a)) == 0
     assert cl.clSetKernelArg(kernel, 3, 4 * 16, None) == 0
     event = c_void_p()
-    out["launch"] = cl.clEnqueueNDRangeKernel(queue, kernel, 1, None, (c_size_t * 1)(n), (c_size_t * 1)(16), 0, None, byref(event))
+    global_size, local_size = (c_size_t * 1)(n), (c_size_t * 1)(16)
+    out["launch"] = cl.clEnqueueNDRangeKernel(queue, kernel, 1, None, global_size, local_size, 0, None, byref(event))
     out["wait"] = cl.clWaitForEvents(1, ptrs(event.value))
     out["y"] = read_floats(queue, by, n)
     out["command_type"] = uint_info(cl.clGetEventInfo, event.value, 0x11D1)

@@ -79,7 +79,8 @@ def test_sub_buffers():
     whole = (ctypes.c_int32 * 64)()
     assert cl.clEnqueueReadBuffer(queue, parent, 1, 0, 256, whole, 0, None, None) == 0
     out["parent_value"] = whole[align // 4 + 1]
-    out["release_parent_first"] = [cl.clReleaseMemObject(parent), cl.clEnqueueReadBuffer(queue, sub, 1, 0, 64, host, 0, None, None)]
+    out["release_parent_first"] = [cl.clReleaseMemObject(parent),
+                                   cl.clEnqueueReadBuffer(queue, sub, 1, 0, 64, host, 0, None, None)]
     ''')
     align = out["align"]
     assert out["create"] == 0

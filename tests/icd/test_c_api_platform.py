@@ -15,7 +15,8 @@ def test_device_lookup():
     out["no_output"] = cl.clGetDeviceIDs(PLATFORM, 2, 0, None, None)
     out["zero_entries"] = cl.clGetDeviceIDs(PLATFORM, 2, 0, (c_void_p * 1)(), None)
     devices = (c_void_p * 4)()
-    out["more_room"] = [cl.clGetDeviceIDs(PLATFORM, 2, 4, devices, byref(count)), count.value, devices[0] == DEVICE, devices[1]]
+    out["more_room"] = [cl.clGetDeviceIDs(PLATFORM, 2, 4, devices, byref(count)), count.value,
+                        devices[0] == DEVICE, devices[1]]
     out["forged_platform"] = cl.clGetDeviceIDs(FORGED, 2, 0, None, byref(count))
     platforms = (c_void_p * 1)()
     out["platforms"] = [cl.clGetPlatformIDs(0, platforms, None), cl.clGetPlatformIDs(0, None, None)]
@@ -40,8 +41,9 @@ def test_contexts():
     out["properties"] = list(struct.unpack("3q", words)) == [CONTEXT_PLATFORM, PLATFORM, 0]
     plain = new_context()
     out["no_properties"] = len(info(cl.clGetContextInfo, plain, 0x1082))
-    out["forged_platform"] = make(cl.clCreateContext, (ctypes.c_int64 * 3)(CONTEXT_PLATFORM, FORGED, 0), 1, ptrs(DEVICE), None, None)[1]
-    out["unknown_property"] = make(cl.clCreateContext, (ctypes.c_int64 * 3)(0x9999, 1, 0), 1, ptrs(DEVICE), None, None)[1]
+    forged, unknown = (ctypes.c_int64 * 3)(CONTEXT_PLATFORM, FORGED, 0), (ctypes.c_int64 * 3)(0x9999, 1, 0)
+    out["forged_platform"] = make(cl.clCreateContext, forged, 1, ptrs(DEVICE), None, None)[1]
+    out["unknown_property"] = make(cl.clCreateContext, unknown, 1, ptrs(DEVICE), None, None)[1]
     out["no_devices"] = make(cl.clCreateContext, None, 0, None, None, None)[1]
     out["user_data_alone"] = make(cl.clCreateContext, None, 1, ptrs(DEVICE), None, 5)[1]
     from_type, code = make(cl.clCreateContextFromType, props, 2, None, None)
@@ -68,12 +70,13 @@ def test_queues():
     out = run('''
     context = new_context()
     props = (c_uint64 * 3)(0x1093, 2, 0)  # QUEUE_PROPERTIES: PROFILING_ENABLE
-    queue, code = make(cl.clCreateCommandQueueWithProperties, context, DEVICE, props, )
+    queue, code = make(cl.clCreateCommandQueueWithProperties, context, DEVICE, props)
     out["with_properties"] = code
     out["bits"] = struct.unpack("Q", info(cl.clGetCommandQueueInfo, queue, 0x1093))[0]
     out["array"] = list(struct.unpack("3Q", info(cl.clGetCommandQueueInfo, queue, 0x1098)))
     out["no_properties"] = make(cl.clCreateCommandQueueWithProperties, context, DEVICE, None)[1]
-    out["device_queue"] = make(cl.clCreateCommandQueueWithProperties, context, DEVICE, (c_uint64 * 3)(0x1093, 4 | 8, 0))[1]
+    on_device = (c_uint64 * 3)(0x1093, 4 | 8, 0)
+    out["device_queue"] = make(cl.clCreateCommandQueueWithProperties, context, DEVICE, on_device)[1]
     out["queue_size"] = make(cl.clCreateCommandQueueWithProperties, context, DEVICE, (c_uint64 * 3)(0x1094, 16, 0))[1]
     out["unknown_bits"] = make(cl.clCreateCommandQueue, context, DEVICE, 1 << 10)[1]
     out["out_of_order"] = make(cl.clCreateCommandQueue, context, DEVICE, 1)[1]
