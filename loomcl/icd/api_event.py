@@ -17,14 +17,23 @@ _queues = registry.live["queue"]
 _pointer_at = ctypes.c_void_p.from_address
 
 
-def wait_list(count, events, routine: str) -> list | None:
-    """An enqueue call's (num_events_in_wait_list, event_wait_list): None when empty (the usual case)."""
+def wait_list(count, events, routine: str, queue) -> list | None:
+    """An enqueue call's (num_events_in_wait_list, event_wait_list) for `queue`: None when empty (the
+    usual case); the events must be of the queue's context."""
     if not count and not events:
         return None
     if not count or not events:
         raise LogicError(routine, status_code.INVALID_EVENT_WAIT_LIST,
                          f"num_events_in_wait_list is {count} but event_wait_list is {'set' if events else 'NULL'}")
-    return registry.get_list(count, events, "event", routine, _BAD_LIST, _BAD_LIST)
+    listed = registry.get_list(count, events, "event", routine, _BAD_LIST, _BAD_LIST)
+    same_context(listed, queue.context, routine)
+    return listed
+
+
+def same_context(events: list, context, routine: str) -> None:
+    for event in events:
+        if event.context is not context:
+            raise LogicError(routine, status_code.INVALID_CONTEXT, "the events belong to different contexts")
 
 
 def hand_out(event, out) -> None:
@@ -43,7 +52,8 @@ def queue_of(handle, routine: str):
 def enqueue_marker(queue, num_events, events, out, routine="clEnqueueMarkerWithWaitList"):
     from loomcl.runtime.transfer import enqueue_marker as marker
 
-    hand_out(marker(queue_of(queue, routine), wait_for=wait_list(num_events, events, routine)), out)
+    q = queue_of(queue, routine)
+    hand_out(marker(q, wait_for=wait_list(num_events, events, routine, q)), out)
 
 
 def clEnqueueMarkerWithWaitList(queue, num_events, events, out):
@@ -54,7 +64,8 @@ def clEnqueueBarrierWithWaitList(queue, num_events, events, out):
     from loomcl.runtime.transfer import enqueue_barrier
 
     routine = "clEnqueueBarrierWithWaitList"
-    hand_out(enqueue_barrier(queue_of(queue, routine), wait_for=wait_list(num_events, events, routine)), out)
+    q = queue_of(queue, routine)
+    hand_out(enqueue_barrier(q, wait_for=wait_list(num_events, events, routine, q)), out)
 
 
 def clEnqueueMarker(queue, out):
@@ -73,14 +84,17 @@ def clEnqueueWaitForEvents(queue, num_events, events):
         raise LogicError(routine, status_code.INVALID_VALUE, "no events given")
     from loomcl.runtime.transfer import enqueue_barrier
 
-    enqueue_barrier(queue_of(queue, routine), wait_for=wait_list(num_events, events, routine))
+    q = queue_of(queue, routine)
+    enqueue_barrier(q, wait_for=wait_list(num_events, events, routine, q))
 
 
 def clWaitForEvents(num_events, events):
     routine = "clWaitForEvents"
     if not num_events or not events:
         raise LogicError(routine, status_code.INVALID_VALUE, "no events given")
-    wait_for_events(registry.get_list(num_events, events, "event", routine, status_code.INVALID_EVENT))
+    listed = registry.get_list(num_events, events, "event", routine, status_code.INVALID_EVENT)
+    same_context(listed, listed[0].context, routine)
+    wait_for_events(listed)
 
 
 def clGetEventInfo(handle, param, size, out, size_ret):

@@ -155,7 +155,7 @@ def clEnqueueNDRangeKernel(queue, handle, work_dim, offset, global_size, local_s
         raise LogicError(routine, status_code.INVALID_WORK_DIMENSION, f"work_dim {work_dim} is not 1, 2 or 3")
     if not global_size:
         raise LogicError(routine, status_code.INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL")
-    wait_for = wait_list(num_events, events, routine) if num_events or events else None
+    wait_for = wait_list(num_events, events, routine, q) if num_events or events else None
     event = kernel.enqueue(q, sizes(global_size, work_dim), sizes(local_size, work_dim), sizes(offset, work_dim),
                            wait_for, False, True)  # g_times_l no, allow_empty_ndrange yes (OpenCL 2.1+)
     if out:

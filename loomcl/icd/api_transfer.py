@@ -20,7 +20,7 @@ def clEnqueueReadBuffer(queue, buffer, blocking, offset, size, ptr, num_events, 
     q, src = queue_of(queue, routine), _buffer(buffer, routine)
     host = host_array(ptr, size, routine)
     hand_out(enqueue_copy(q, host, src, is_blocking=bool(blocking), src_offset=offset,
-                          wait_for=wait_list(num_events, events, routine)), out)
+                          wait_for=wait_list(num_events, events, routine, q)), out)
 
 
 def clEnqueueWriteBuffer(queue, buffer, blocking, offset, size, ptr, num_events, events, out):
@@ -28,7 +28,7 @@ def clEnqueueWriteBuffer(queue, buffer, blocking, offset, size, ptr, num_events,
     q, dest = queue_of(queue, routine), _buffer(buffer, routine)
     host = host_array(ptr, size, routine)
     hand_out(enqueue_copy(q, dest, host, is_blocking=bool(blocking), dst_offset=offset,
-                          wait_for=wait_list(num_events, events, routine)), out)
+                          wait_for=wait_list(num_events, events, routine, q)), out)
 
 
 def clEnqueueCopyBuffer(queue, src, dst, src_offset, dst_offset, size, num_events, events, out):
@@ -38,7 +38,7 @@ def clEnqueueCopyBuffer(queue, src, dst, src_offset, dst_offset, size, num_event
     if size == 0:
         raise LogicError(routine, status_code.INVALID_VALUE, "size is 0")
     hand_out(enqueue_copy(q, target, source, byte_count=size, src_offset=src_offset, dst_offset=dst_offset,
-                          wait_for=wait_list(num_events, events, routine)), out)
+                          wait_for=wait_list(num_events, events, routine, q)), out)
 
 
 def _rect_host(ptr, origin, region, row_pitch, slice_pitch, routine: str):
@@ -58,8 +58,8 @@ def _rect(routine, queue, buffer, blocking, buffer_origin, host_origin, region, 
     keywords = dict(buffer_origin=size_triple(buffer_origin, routine, "buffer_origin"), host_origin=host_origin,
                     region=region, buffer_pitches=(buffer_row_pitch, buffer_slice_pitch), host_pitches=host_pitches)
     dest, src = (host, memory) if reading else (memory, host)
-    hand_out(enqueue_copy(q, dest, src, is_blocking=bool(blocking), wait_for=wait_list(num_events, events, routine),
-                          **keywords), out)
+    hand_out(enqueue_copy(q, dest, src, is_blocking=bool(blocking),
+                          wait_for=wait_list(num_events, events, routine, q), **keywords), out)
 
 
 def clEnqueueReadBufferRect(queue, buffer, blocking, buffer_origin, host_origin, region, buffer_row_pitch,
@@ -83,7 +83,7 @@ def clEnqueueCopyBufferRect(queue, src, dst, src_origin, dst_origin, region, src
                           dst_origin=size_triple(dst_origin, routine, "dst_origin"),
                           region=size_triple(region, routine, "region"),
                           src_pitches=(src_row_pitch, src_slice_pitch), dst_pitches=(dst_row_pitch, dst_slice_pitch),
-                          wait_for=wait_list(num_events, events, routine)), out)
+                          wait_for=wait_list(num_events, events, routine, q)), out)
 
 
 def clEnqueueFillBuffer(queue, buffer, pattern, pattern_size, offset, size, num_events, events, out):
@@ -91,8 +91,9 @@ def clEnqueueFillBuffer(queue, buffer, pattern, pattern_size, offset, size, num_
     if pattern_size not in (1, 2, 4, 8, 16, 32, 64, 128):
         raise LogicError(routine, status_code.INVALID_VALUE, f"pattern_size {pattern_size} is not a power of two up to 128")
     unit = bytes(host_array(pattern, pattern_size, routine, "pattern"))
-    hand_out(enqueue_fill_buffer(queue_of(queue, routine), _buffer(buffer, routine), unit, offset, size,
-                                 wait_for=wait_list(num_events, events, routine)), out)
+    q = queue_of(queue, routine)
+    hand_out(enqueue_fill_buffer(q, _buffer(buffer, routine), unit, offset, size,
+                                 wait_for=wait_list(num_events, events, routine, q)), out)
 
 
 _mapped: dict[int, list] = {}  # mapped address -> the MemoryMap arrays handed out there (a stack)
@@ -104,7 +105,7 @@ def clEnqueueMapBuffer(queue, buffer, blocking, flags, offset, size, num_events,
     if size == 0:
         raise LogicError(routine, status_code.INVALID_VALUE, "size is 0")
     array, event = enqueue_map_buffer(q, memory, flags, offset, (size,), "uint8", is_blocking=bool(blocking),
-                                      wait_for=wait_list(num_events, events, routine))
+                                      wait_for=wait_list(num_events, events, routine, q))
     address = array.__array_interface__["data"][0]
     _mapped.setdefault(address, []).append(array)
     hand_out(event, out)
@@ -121,6 +122,6 @@ def clEnqueueUnmapMemObject(queue, memobj, mapped_ptr, num_events, events, out):
     arrays.pop()
     if not arrays:
         del _mapped[mapped_ptr]
-    hand_out(mapping.release(q, wait_for=wait_list(num_events, events, routine)), out)
+    hand_out(mapping.release(q, wait_for=wait_list(num_events, events, routine, q)), out)
 
 

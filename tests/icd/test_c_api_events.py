@@ -27,6 +27,12 @@ def test_markers_barriers_and_their_events():
     out["wait_none"] = cl.clWaitForEvents(0, None)
     out["wait_forged"] = cl.clWaitForEvents(2, ptrs(first.value, FORGED))
     out["flush_finish"] = [cl.clFlush(queue), cl.clFinish(queue)]
+    other_context = new_context()
+    foreign, _ = make(cl.clCreateUserEvent, other_context)
+    assert cl.clSetUserEventStatus(foreign, 0) == 0
+    out["foreign_wait_list"] = [cl.clEnqueueMarkerWithWaitList(queue, 1, ptrs(foreign), None),
+                                cl.clEnqueueReadBuffer(queue, buffer, 1, 0, 16, data, 1, ptrs(foreign), None)]
+    out["wait_across_contexts"] = cl.clWaitForEvents(2, ptrs(first.value, foreign))
     out["marker_mismatch"] = cl.clEnqueueMarkerWithWaitList(queue, 1, None, None)
     ''')
     assert out["marker"] == 0 and out["barrier"] == 0 and out["old_marker"] == 0
@@ -37,6 +43,7 @@ def test_markers_barriers_and_their_events():
     assert out["wait"] == 0 and out["status"] == [0, 0]
     assert out["wait_none"] == -30 and out["wait_forged"] == -58
     assert out["flush_finish"] == [0, 0] and out["marker_mismatch"] == -57
+    assert out["foreign_wait_list"] == [-34, -34] and out["wait_across_contexts"] == -34
 
 
 def test_user_events():
