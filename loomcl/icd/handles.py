@@ -53,7 +53,9 @@ class Registry:
         self._slabs: list = []
         self._fresh: list[int] = []
         self._released: deque[int] = deque()
-        self._lock = threading.Lock()
+        # re-entrant: a garbage collection inside a locked step may finalize a client's objects
+        # (pyopencl's), whose destructors call clRelease* on this thread
+        self._lock = threading.RLock()
 
     def new(self, obj, kind: str) -> int:
         """A handle (count 1) for an object the C API just created; returns its address. (Each step
