@@ -32,6 +32,7 @@ def device_summary(cl, device) -> list[tuple[str, str]]:
         ("global memory", f"{_bytes(device.global_mem_size)} (one buffer at most {_bytes(device.max_mem_alloc_size)})"),
         ("SIMD width", f"{device.preferred_vector_width_float} floats, {device.preferred_vector_width_double} doubles"),
         ("printf buffer", f"{_bytes(device.printf_buffer_size)} per kernel, grows after an overflow"),
+        ("OpenCL C features", " ".join(feature.name for feature in device.opencl_c_features)),
         ("extensions", device.extensions),
     ]
 

@@ -6,12 +6,16 @@
 
 `build()` runs the front half once per program; the back half runs lazily, once per (kernel, local
 size), because a work-group function is specialized for its local size (constant trip counts).
+Separate compilation splits the front half: `compile_unit()` takes one unit to a module that may
+call functions other units define, and `link()` merges units into a program (linker.py says why
+this happens in the kernel IR, before work-group formation).
 Loomcl-specific build options (`-loomcl-...`, loomcl/options.py) choose pipeline and codegen variants
 so that the benchmark can show what each technique is worth; they are parsed once, here, into the
 frozen `CompilerOptions` that both halves read.
 """
 from __future__ import annotations
 
+import dataclasses
 import sys
 import threading
 from dataclasses import dataclass, field
@@ -22,7 +26,7 @@ from . import codegen, frontend
 from .codegen.abi import KernelParam, KernelSignature, ParamKind, WorkGroupFunction
 from .frontend import ast
 from .frontend import types as ft
-from .options import CompilerOptions
+from .options import LLVM_FLAG_ORDER, CompilerOptions, math_flags
 
 _KIND_OF_SPACE = {
     ft.AddressSpace.GLOBAL: ParamKind.GLOBAL_POINTER,
@@ -108,6 +112,11 @@ class CompiledProgram:
     _functions: dict = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
+    def local_variable_bytes(self, kernel_name: str) -> int:
+        from .codegen.entry import local_variable_bytes
+
+        return local_variable_bytes(self.module.functions[kernel_name])
+
     def work_group_ir(self, kernel_name: str, local_size: tuple[int, int, int], ids_fit_int: bool = False):
         """The kernel in work-group form for one local size. `ids_fit_int`: the launch promises that
         every global id fits in a C int (the runtime checks offset + global size)."""
@@ -130,6 +139,77 @@ class CompiledProgram:
 
         function = self.work_group_ir(kernel_name, local_size, ids_fit_int)
         return compile_work_group(function, self.kernels[kernel_name], self.options)
+
+
+@dataclass
+class CompiledUnit:
+    """A unit compiled to be linked (clCompileProgram): its module in work-item form, with
+    declarations of the functions other units define, and what its compile options decided."""
+
+    module: object  # ir.Module
+    kernels: dict[str, KernelSignature]
+    options: CompilerOptions  # the math options of its compile options applied
+    build_log: str = ""
+    arg_info: bool = False
+    takes_link_options: bool = True
+    """The math options given at link time apply to it (false in a library made without
+    -enable-link-options)."""
+
+
+def compile_unit(source: str, options: str = "", headers: dict[str, str] | None = None,
+                 filename: str = "<kernel>") -> CompiledUnit:
+    """Front half for one unit of a program linked later; raises frontend.CompileError /
+    frontend.OptionError. `headers`: `#include` name -> text (clCompileProgram's headers)."""
+    return on_deep_stack(lambda: _compile_unit(source, options, headers or {}, filename))
+
+
+def _compile_unit(source: str, options: str, headers: dict[str, str], filename: str) -> CompiledUnit:
+    from .lower import lower_program
+
+    compiler_options, rest = CompilerOptions.split(options or "")
+    _check_pass_names(compiler_options)
+    build_options = frontend.parse_options(rest)
+    unit = frontend.parse_program(source, build_options, filename, headers, separate=True)
+    module = lower_program(unit)
+    kernels = {decl.name: kernel_signature(decl) for decl in unit.kernels}
+    return CompiledUnit(module, kernels, compiler_options.with_build_options(build_options),
+                        build_log=unit.warnings, arg_info=build_options.kernel_arg_info)
+
+
+def link(units: list[CompiledUnit], options: str = "") -> CompiledProgram | None:
+    """Link units into a program (None for -create-library, after checking that the units do not
+    clash); raises frontend.OptionError for a bad link option and linker.LinkError. loomcl's own
+    switches (-loomcl-*) act where work-group functions are made, so they are taken from here."""
+    from .linker import link_modules
+
+    compiler_options, rest = CompilerOptions.split(options or "")
+    _check_pass_names(compiler_options)
+    codegen.expect_compiles(compiler_options)
+    link_options = frontend.parse_link_options(rest)
+    module = link_modules([unit.module for unit in units], require_all=not link_options.create_library)
+    if link_options.create_library:
+        return None
+    kernels = {name: dataclasses.replace(signature, uses_printf=calls_printf(module, module.functions[name]))
+               for unit in units for name, signature in unit.kernels.items()}
+    log = "\n".join(unit.build_log for unit in units if unit.build_log)
+    arg_info = all(unit.arg_info for unit in units if unit.kernels)
+    return CompiledProgram(module, kernels, linked_options(compiler_options, units, link_options.math),
+                           build_log=log, arg_info=arg_info)
+
+
+def linked_options(options: CompilerOptions, units: list[CompiledUnit], link_math) -> CompilerOptions:
+    """The code-generating options of a linked program: a math flag holds where every unit allows
+    it (by its compile options, or by the link's where they apply to it), so no unit's arithmetic
+    is relaxed beyond what its author asked; -cl-opt-disable in any unit disables optimization."""
+    link_flags = set(math_flags(link_math))
+    flags = [set(unit.options.fast_math_flags) | (link_flags if unit.takes_link_options else set())
+             for unit in units]
+    allowed = set.intersection(*flags) if flags else set()
+    daz = all(unit.options.denormals_are_zero or (unit.takes_link_options and link_math.denorms_are_zero)
+              for unit in units)
+    return options.replace(fast_math_flags=tuple(f for f in LLVM_FLAG_ORDER if f in allowed),
+                           denormals_are_zero=daz and bool(units),
+                           opt_level=min((unit.options.opt_level for unit in units), default=options.opt_level))
 
 
 def build(source: str, options: str = "", filename: str = "<kernel>") -> CompiledProgram:

@@ -17,8 +17,8 @@ class IntConstants:
 
     @classmethod
     def to_string(cls, value: int, default_format: str | None = None) -> str:
-        for name, member in vars(cls).items():
-            if name.isupper() and member == value:
+        for name, member in vars(cls).items():  # members may be mixed case (channel_order.RGBx)
+            if not name.startswith("_") and type(member) is int and member == value:
                 return name
         if default_format is not None:
             return default_format % value

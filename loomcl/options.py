@@ -151,14 +151,14 @@ _MATH_OPTION_FLAGS = {
     "finite_math_only": ("nnan", "ninf"),
     "fast_relaxed_math": ("reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"),
 }
-_LLVM_FLAG_ORDER = ("reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn")
+LLVM_FLAG_ORDER = ("reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn")
 
 
 def math_flags(build) -> tuple[str, ...]:
     """The LLVM fast-math flags that the math options of `build` allow, in LLVM's order."""
     allowed = {flag for option, flags in _MATH_OPTION_FLAGS.items() if getattr(build, option)
                for flag in flags}
-    return tuple(flag for flag in _LLVM_FLAG_ORDER if flag in allowed)
+    return tuple(flag for flag in LLVM_FLAG_ORDER if flag in allowed)
 
 
 DEFAULT_OPTIONS = CompilerOptions()

@@ -117,6 +117,12 @@ def _place(items, end: int) -> tuple[dict, int]:
     return offsets, -(-end // LOCAL_ALIGN) * LOCAL_ALIGN
 
 
+def local_variable_bytes(function: Function) -> int:
+    """The arena bytes a kernel's own __local variables take (clGetKernelWorkGroupInfo's LOCAL_MEM_SIZE
+    before its local arguments)."""
+    return _place(((gv, gv.value_type) for gv in function.local_variables), 0)[1]
+
+
 def layout_arena(function: Function) -> tuple[dict, dict, int, int]:
     """Arena offsets of the __local variables and then of the large private allocations (abi.py):
     (local offsets, private offsets, static bytes in all, of which private)."""

@@ -13,26 +13,29 @@ from __future__ import annotations
 from .ast import TranslationUnit
 from .diagnostics import CompileError, Diagnostic, Diagnostics, OptionError
 from .lexer import finish_tokens
-from .options import BuildOptions, MacroOption, parse_options
+from .options import BuildOptions, LinkOptions, MacroOption, parse_link_options, parse_options
 from .parser import parse
 from .preprocessor import preprocess
 from .sema import analyze
 from .source import SourceFile
 
-__all__ = ["parse_program", "parse_options", "BuildOptions", "MacroOption", "CompileError",
+__all__ = ["parse_program", "parse_options", "parse_link_options", "LinkOptions", "BuildOptions", "MacroOption", "CompileError",
            "OptionError", "Diagnostic", "TranslationUnit"]
 
 
-def parse_program(source: str, options: BuildOptions | None = None,
-                  filename: str = "<kernel>") -> TranslationUnit:
-    """Preprocess, parse and type-check an OpenCL C program; raise CompileError on any error."""
+def parse_program(source: str, options: BuildOptions | None = None, filename: str = "<kernel>",
+                  headers: dict[str, str] | None = None, separate: bool = False) -> TranslationUnit:
+    """Preprocess, parse and type-check an OpenCL C program; raise CompileError on any error.
+    `headers`: the text of `#include "name"` by name (clCompileProgram's header programs), looked
+    up before the file system. `separate`: the program is one unit of several linked later, so a
+    function it declares may be defined in another (sema.py)."""
     options = options or BuildOptions()
     diags = Diagnostics(warnings_as_errors=options.warnings_as_errors,
                         suppress_warnings=options.suppress_warnings)
-    tokens = preprocess(SourceFile(filename, source), options, diags)
+    tokens = preprocess(SourceFile(filename, source), options, diags, headers or {})
     finish_tokens(tokens, diags, options.single_precision_constant)
     tu = parse(tokens, diags)
-    analyze(tu, options, diags)  # runs after syntax errors too: more of the program is checked
+    analyze(tu, options, diags, separate)  # runs after syntax errors too: more of the program is checked
     diags.raise_if_errors()
     tu.warnings = "\n".join(d.render() for d in diags.in_source_order())
     return tu

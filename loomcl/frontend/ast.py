@@ -526,9 +526,11 @@ class FunctionDecl:
     body: Optional[CompoundStmt] = None
     is_kernel: bool = False
     is_inline: bool = False
+    is_static: bool = False   # internal linkage: invisible to other units when programs are linked
     attributes: list[Attribute] = field(default_factory=list)
     reqd_work_group_size: Optional[tuple[int, int, int]] = None
-    definition: Optional["FunctionDecl"] = None   # the declaration with the body (sema)
+    definition: Optional["FunctionDecl"] = None   # the declaration with the body (sema); None for
+    #                                               a function another unit defines (compile mode)
 
     @property
     def type(self):

@@ -30,7 +30,8 @@ class BuildOptions:
     macros: tuple[MacroOption, ...] = ()
     include_dirs: tuple[str, ...] = ()
     cl_std: str | None = None
-    """-cl-std's version, or None when not given (OpenCL C 1.2, the device's; predefined.py)."""
+    """-cl-std's version, or None when not given (OpenCL C 1.2, the device's; predefined.py).
+    CL2.x is refused: the device has no OpenCL C 2.0 (runtime/versions.py)."""
     fast_relaxed_math: bool = False
     mad_enable: bool = False
     no_signed_zeros: bool = False
@@ -63,7 +64,8 @@ _FLAGS = {
 # Standard options that change nothing for a CPU device.
 _IGNORED = {"-cl-strict-aliasing", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp",
             "-cl-fp32-correctly-rounded-divide-sqrt"}
-_STANDARDS = {"CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0"}
+_STANDARDS = {"CL1.0", "CL1.1", "CL1.2", "CL3.0"}  # the device's OPENCL_C_ALL_VERSIONS
+_UNSUPPORTED_STANDARDS = {"CL2.0", "CL2.1", "CL2.2"}
 
 
 def parse_options(options: str | list[str] | tuple[str, ...] | None) -> BuildOptions:
@@ -96,6 +98,9 @@ def _parse_one(words: list[str], i: int, result: BuildOptions) -> tuple[BuildOpt
         return result, i + 1
     if word.startswith("-cl-std="):
         std = word[len("-cl-std="):]
+        if std in _UNSUPPORTED_STANDARDS:
+            raise OptionError(word, f"the device does not support OpenCL C {std[2:]} (it compiles "
+                                    f"OpenCL C 1.0, 1.1, 1.2 and 3.0)")
         if std not in _STANDARDS:
             raise OptionError(word, "unknown OpenCL C version")
         return replace(result, cl_std=std), i + 1
@@ -127,3 +132,36 @@ def _with_prefixed(result: BuildOptions, prefix: str, argument: str) -> BuildOpt
     else:
         macro = MacroOption(name, value if eq else "1")
     return replace(result, macros=result.macros + (macro,))
+
+
+@dataclass(frozen=True)
+class LinkOptions:
+    """clLinkProgram's options (OpenCL 3.0 API spec 5.8.7): -create-library, -enable-link-options
+    (only with it) and the math options, which apply to the whole program being linked."""
+
+    create_library: bool = False
+    enable_link_options: bool = False
+    math: BuildOptions = BuildOptions()
+    """The math options given (only those fields set)."""
+
+
+LINK_MATH_OPTIONS = ("-cl-denorms-are-zero", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
+              "-cl-finite-math-only", "-cl-fast-relaxed-math")
+
+
+def parse_link_options(options: str | list[str] | tuple[str, ...] | None) -> LinkOptions:
+    """Parse link options; OptionError names an option that is not a link option."""
+    result = LinkOptions()
+    for word in _split(options):
+        if word == "-create-library":
+            result = replace(result, create_library=True)
+        elif word == "-enable-link-options":
+            result = replace(result, enable_link_options=True)
+        elif word in LINK_MATH_OPTIONS:
+            result = replace(result, math=replace(result.math, **{_FLAGS[word]: True}))
+        elif word != "-cl-no-subgroup-ifp":  # no subgroups: nothing to change
+            raise OptionError(word, "not a link option (link options are -create-library, "
+                                    "-enable-link-options and the math options " + ", ".join(LINK_MATH_OPTIONS) + ")")
+    if result.enable_link_options and not result.create_library:
+        raise OptionError("-enable-link-options", "a link option allowed only with -create-library")
+    return result

@@ -61,7 +61,7 @@ class Parser(TokenCursor, ExpressionParser, DeclarationParser, RecordParser):
         self.declare_name(decl.name, None)
         return A.FunctionDecl(decl.loc, decl.name, decl.type.result, decl.params or [],
                               is_kernel=spec.is_kernel, is_inline=spec.is_inline,
-                              attributes=list(spec.attributes))
+                              is_static=spec.storage == "static", attributes=list(spec.attributes))
 
     def function_body(self, function: A.FunctionDecl) -> A.CompoundStmt:
         self.push_scope()

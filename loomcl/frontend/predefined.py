@@ -1,11 +1,12 @@
 """Macros every OpenCL C program sees before its first line (OpenCL C 2.0 spec 6.10, 6.13.2-6.13.3).
 
 They are ordinary `#define` text preprocessed ahead of the program, so they behave exactly like user
-macros (a program may #undef them). The versions are the device's (runtime/device.py): OpenCL 1.2,
-so `__OPENCL_VERSION__` is 120, and `__OPENCL_C_VERSION__` is -cl-std's version or, without it, 120
+macros (a program may #undef them). The versions are the device's (runtime/versions.py): OpenCL 3.0,
+so `__OPENCL_VERSION__` is 300, and `__OPENCL_C_VERSION__` is -cl-std's version or, without it, 120
 (the spec's rule: the highest OpenCL C 1.x the device supports). The extension macros name exactly
-the device's CL_DEVICE_EXTENSIONS (a test holds the two lists together); OpenCL C 3.0 adds the
-feature macros of the optional features loomcl has. Float limits are written as hex-float literals, which are exact.
+the device's CL_DEVICE_EXTENSIONS, and under -cl-std=CL3.0 the feature macros name exactly its
+CL_DEVICE_OPENCL_C_FEATURES (tests hold the lists together); the 3.0 features loomcl lacks
+(generic address space, pipes, subgroups, ...) stay undefined. Float limits are written as hex-float literals, which are exact.
 `INFINITY`/`NAN` are constant expressions that sema folds (IEEE division by zero). `true` and
 `false` are the integer constants 1 and 0 (spec 6.1.1), as C99's stdbool.h defines them.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from .options import BuildOptions
 
-_VERSIONS = {"CL1.0": 100, "CL1.1": 110, "CL1.2": 120, "CL2.0": 200, "CL3.0": 300}
+_VERSIONS = {"CL1.0": 100, "CL1.1": 110, "CL1.2": 120, "CL3.0": 300}
 
 _COMMON = """
 #define CL_VERSION_1_0 100
@@ -21,7 +22,7 @@ _COMMON = """
 #define CL_VERSION_1_2 120
 #define CL_VERSION_2_0 200
 #define CL_VERSION_3_0 300
-#define __OPENCL_VERSION__ 120
+#define __OPENCL_VERSION__ 300
 #define __ENDIAN_LITTLE__ 1
 #define true 1
 #define false 0
@@ -37,6 +38,7 @@ _COMMON = """
 #define cl_khr_byte_addressable_store 1
 #define cl_khr_int64_base_atomics 1
 #define cl_khr_int64_extended_atomics 1
+#define cl_khr_3d_image_writes 1
 #define CLK_LOCAL_MEM_FENCE 1
 #define CLK_GLOBAL_MEM_FENCE 2
 #define CLK_IMAGE_MEM_FENCE 4
@@ -103,11 +105,13 @@ _COMMON = """
 #define M_SQRT1_2 0.7071067811865476
 #define FP_ILOGB0 (-2147483647 - 1)
 #define FP_ILOGBNAN 2147483647
+#define __IMAGE_SUPPORT__ 1
 """
 
 
 DEFAULT_C_VERSION = 120
-_OPENCL_C_3_FEATURES = ("__opencl_c_fp64", "__opencl_c_int64")
+_OPENCL_C_3_FEATURES = ("__opencl_c_fp64", "__opencl_c_int64", "__opencl_c_images",
+                        "__opencl_c_3d_image_writes")
 
 
 def predefined_source(options: BuildOptions) -> str:

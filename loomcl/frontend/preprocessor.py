@@ -53,6 +53,7 @@ class _Conditional:
 class Preprocessor:
     options: BuildOptions
     diags: Diagnostics
+    headers: dict[str, str] = field(default_factory=dict)  # `#include` name -> text, before files
     macros: dict[str, Macro] = field(default_factory=dict)
     _pending: list[Token] = field(default_factory=list)
     _conditionals: list[_Conditional] = field(default_factory=list)
@@ -309,12 +310,21 @@ class Preprocessor:
         elif self._include_count >= _MAX_INCLUDES:
             self.diags.error(directive.loc, "#include nested too deeply")
         else:
-            with open(path, encoding="utf-8") as f:
-                tokens = tokenize(SourceFile(path, f.read()), self.diags)
+            tokens = tokenize(SourceFile(path, self._include_text(path)), self.diags)
             self._include_count += 1
             self._push(tokens[:-1])
 
+    def _include_text(self, path: str) -> str:
+        if path in self.headers:
+            return self.headers[path]
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+
     def _find_include(self, target: str, angled: bool, directive: Token) -> str | None:
+        """The header program named `target`, else the file it names in the including file's
+        directory (for "...") and the -I directories."""
+        if target in self.headers:
+            return target
         dirs = [] if angled else [os.path.dirname(directive.loc.filename) or "."]
         for d in dirs + list(self.options.include_dirs):
             path = os.path.join(d, target)
@@ -477,6 +487,8 @@ def _stringize(arg: list[Token], where: Token) -> Token:
     return where.copy(kind=TokenKind.STRING, text='"' + "".join(parts) + '"')
 
 
-def preprocess(file: SourceFile, options: BuildOptions, diags: Diagnostics) -> list[Token]:
-    """The preprocessed tokens of `file` (ending with EOF); problems go to diags."""
-    return Preprocessor(options, diags).run(file)
+def preprocess(file: SourceFile, options: BuildOptions, diags: Diagnostics,
+               headers: dict[str, str] | None = None) -> list[Token]:
+    """The preprocessed tokens of `file` (ending with EOF); problems go to diags. `headers` maps
+    `#include` names to their text (clCompileProgram's header programs)."""
+    return Preprocessor(options, diags, headers or {}).run(file)

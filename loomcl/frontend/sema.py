@@ -9,7 +9,9 @@ local memory). Expressions are checked by sema_expr, initializers by sema_init, 
 resolved with overload.py.
 
 After the walk: every call is linked to the function's definition, and the call graph is searched
-for cycles, because OpenCL C forbids recursion (6.9(k)) -- every call will be inlined.
+for cycles, because OpenCL C forbids recursion (6.9(k)) -- every call will be inlined. A unit
+compiled on its own (clCompileProgram, `separate`) may call functions that another unit defines:
+their calls keep no definition here and are resolved when the units are linked (loomcl/linker.py).
 """
 from __future__ import annotations
 
@@ -36,12 +38,13 @@ _KERNEL_POINTER_SPACES = (T.AddressSpace.GLOBAL, T.AddressSpace.CONSTANT, T.Addr
 class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, WarningChecker):
     def __init__(self, options: BuildOptions, diags: Diagnostics):
         self.diags = diags
-        # An explicit -cl-std=CL1.x is strict: unqualified pointees are private. Otherwise they are
-        # generic (OpenCL C 2.0), which loomcl also accepts in its default 1.2 mode: every valid
-        # 1.2 program means the same, since all address spaces are one memory on a CPU.
-        self.pointee_default = T.AddressSpace.PRIVATE if options.cl_std in ("CL1.0", "CL1.1",
-                                                                            "CL1.2") \
+        # An explicit -cl-std is strict: unqualified pointees are private (OpenCL C 1.x, and 3.0
+        # without __opencl_c_generic_address_space, which loomcl lacks). Without it they are generic
+        # (OpenCL C 2.0), which loomcl accepts in its default 1.2 mode: every valid 1.2 program
+        # means the same, since all address spaces are one memory on a CPU.
+        self.pointee_default = T.AddressSpace.PRIVATE if options.cl_std is not None \
             else T.AddressSpace.GENERIC
+        self.separate = False  # a unit of a program linked later: its functions may be external
         self.scopes: list[dict[str, object]] = [{}]
         self.function: A.FunctionDecl | None = None
         self.targets: list[A.Stmt] = []        # enclosing loops and switches, innermost last
@@ -127,6 +130,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
         if previous.body is not None and f.body is not None:
             self.diags.error(f.loc, f"redefinition of '{f.name}'")
         f.is_kernel = f.is_kernel or previous.is_kernel
+        f.is_static = f.is_static or previous.is_static  # C 6.2.2: the first declaration's linkage
+        f.is_inline = f.is_inline and previous.is_inline  # C99 6.7.4: else an external definition
 
     def check_signature(self, f: A.FunctionDecl) -> None:
         f.result_type = self.resolve_type(f.result_type, f.loc)
@@ -140,6 +145,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
         if f.is_kernel and not f.result_type.is_void:
             self.diags.error(f.loc, "function with '__kernel' attribute must have a void return "
                                     "type")
+        if f.is_kernel and f.is_static:
+            self.diags.error(f.loc, "kernel functions cannot be declared static")
         f.reqd_work_group_size = self.work_group_size_attribute(f)
 
     def check_param_type(self, p: A.ParamDecl, defined: bool) -> None:
@@ -445,7 +452,12 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
                        if isinstance(f, A.FunctionDecl) and f.body is not None}
         for caller, call in self.calls:
             call.function.definition = definitions.get(call.function.name)
-            if call.function.definition is None:
+            if call.function.definition is not None:
+                continue
+            if call.function.is_static:
+                self.diags.error(call.loc, f"static function '{call.function.name}' is used but "
+                                           f"never defined")
+            elif not self.separate:
                 self.diags.error(call.loc, f"function '{call.function.name}' is declared but "
                                            f"never defined")
 
@@ -478,6 +490,10 @@ def _poisoned(e: A.Expr) -> A.Expr:
     return e
 
 
-def analyze(tu: A.TranslationUnit, options: BuildOptions, diags: Diagnostics) -> A.TranslationUnit:
-    """Type-check tu in place (see ast.py for what is guaranteed afterwards)."""
-    return Sema(options, diags).translation_unit(tu)
+def analyze(tu: A.TranslationUnit, options: BuildOptions, diags: Diagnostics,
+            separate: bool = False) -> A.TranslationUnit:
+    """Type-check tu in place (see ast.py for what is guaranteed afterwards); `separate`: a unit
+    compiled to be linked, which may call functions that it only declares."""
+    sema = Sema(options, diags)
+    sema.separate = separate
+    return sema.translation_unit(tu)

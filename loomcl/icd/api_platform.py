@@ -8,13 +8,10 @@ from loomcl.errors import LogicError, status_code
 from loomcl.runtime.constants import device_info, device_type, platform_info
 from loomcl.runtime.platform import get_platforms
 
-from .answer import answer, answer_query
+from .answer import answer_query
 from .handles import registry
 from .info import write_scalar
 
-ICD_SUFFIX = "LOOM"
-PLATFORM_ICD_SUFFIX_KHR = 0x0920
-_ICD_EXTENSION = "cl_khr_icd"
 
 
 def platform():
@@ -31,12 +28,7 @@ def clGetPlatformIDs(num_entries, platforms, num_platforms):  # the loader answe
 
 def clGetPlatformInfo(handle, param, size, out, size_ret):
     routine = "clGetPlatformInfo"
-    found = registry.get(handle, "platform", routine)
-    if param == PLATFORM_ICD_SUFFIX_KHR:
-        return answer(ICD_SUFFIX, platform_info, param, size, out, size_ret, routine)
-    if param == platform_info.EXTENSIONS:
-        extensions = " ".join(filter(None, [_ICD_EXTENSION, found.extensions]))
-        return answer(extensions, platform_info, param, size, out, size_ret, routine)
+    found = registry.get(handle, "platform", routine)  # cl_khr_icd and its suffix are the platform's
     return answer_query(handle, found, platform_info, param, size, out, size_ret, routine)
 
 

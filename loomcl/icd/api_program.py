@@ -113,11 +113,11 @@ def clCompileProgram(handle, num_devices, devices, options, num_headers, headers
         names = (ctypes.c_char_p * num_headers).from_address(header_names)
         named = [(name.decode(), header) for name, header in zip(names, programs)]
     _notify_after(notify, handle, user_data,
-                  lambda: program.compile(_options(options), devices=chosen, headers=named))
+                  lambda: program.compile(_options(options), devices=chosen, headers=named, report_warnings=False))
 
 
 def clLinkProgram(context, num_devices, devices, options, num_programs, programs, notify, user_data):
-    from loomcl.runtime.program import link_program
+    from loomcl.runtime.program_link import link_program
 
     routine = "clLinkProgram"
     found = registry.get(context, "context", routine)
@@ -125,7 +125,7 @@ def clLinkProgram(context, num_devices, devices, options, num_programs, programs
     inputs = registry.get_list(num_programs, programs, "program", routine)
     if not inputs:
         raise LogicError(routine, status_code.INVALID_VALUE, "no input programs")
-    linked = link_program(found, inputs, _options(options), devices=chosen)
+    linked = link_program(found, inputs, _options(options), devices=chosen, report_warnings=False)
     address = registry.new(linked, "program")
     if notify:
         call_object_callback(notify, address, user_data)

@@ -106,9 +106,14 @@ def clEnqueueMapBuffer(queue, buffer, blocking, flags, offset, size, num_events,
         raise LogicError(routine, status_code.INVALID_VALUE, "size is 0")
     array, event = enqueue_map_buffer(q, memory, flags, offset, (size,), "uint8", is_blocking=bool(blocking),
                                       wait_for=wait_list(num_events, events, routine, q))
+    hand_out(event, out)
+    return remember_mapping(array)
+
+
+def remember_mapping(array) -> int:
+    """The address a map hands out, remembered so that clEnqueueUnmapMemObject finds its mapping."""
     address = array.__array_interface__["data"][0]
     _mapped.setdefault(address, []).append(array)
-    hand_out(event, out)
     return address
 
 

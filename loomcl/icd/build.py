@@ -70,7 +70,8 @@ def build_library() -> Path:
     if compiler is None:
         raise IcdUnavailable("no C compiler found (install gcc, or set CC): loomcl's ICD library is compiled "
                              "on first use; `import loomcl` works without it")
-    defines = [f"-DLOOMCL_LIBPYTHON={_c_string(libpython())}", f"-DLOOMCL_SITE_DIRS={_c_string(':'.join(site_dirs()))}"]
+    defines = [f"-DLOOMCL_LIBPYTHON={_c_string(libpython())}", f"-DLOOMCL_PYTHON={_c_string(sys.executable)}",
+               f"-DLOOMCL_SITE_DIRS={_c_string(':'.join(site_dirs()))}"]
     folder = icd_root() / _key(defines)
     library = folder / LIBRARY_NAME
     if library.exists():

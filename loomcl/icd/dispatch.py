@@ -6,10 +6,14 @@ convention: a loomcl Error becomes its status (returned, or stored through `errc
 functions that return an object); any other exception is a bug in loomcl, reported on stderr and
 answered OUT_OF_RESOURCES, so that no exception ever unwinds into the C caller. Entry points loomcl
 does not implement (another platform's interop: GL, Direct3D, EGL) answer INVALID_OPERATION.
+
+A C caller sees only the status; with LOOMCL_ICD_LOG=1 each failing call also prints loomcl's
+message (which argument, what was expected) on stderr.
 """
 from __future__ import annotations
 
 import ctypes
+import os
 import sys
 import traceback
 
@@ -31,6 +35,15 @@ def unsupported(name: str):
     return not_here
 
 
+_LOG = os.environ.get("LOOMCL_ICD_LOG", "") not in ("", "0")
+
+
+def _failed(error: Error) -> int:
+    if _LOG:
+        print(f"loomcl ICD: {error}", file=sys.stderr)
+    return error.code
+
+
 def guarded(entry: Entry, function):
     """`function` under the C API's error convention for `entry`."""
     name = entry.name
@@ -39,7 +52,7 @@ def guarded(entry: Entry, function):
             try:
                 return function(*args) or 0
             except Error as error:
-                return error.code
+                return _failed(error)
             except BaseException:  # noqa: BLE001 - nothing may unwind into C
                 return _internal_error(name)
         return call
@@ -49,7 +62,7 @@ def guarded(entry: Entry, function):
             try:
                 result, code = function(*args[:-1]), 0
             except Error as error:
-                result, code = None, error.code
+                result, code = None, _failed(error)
             except BaseException:  # noqa: BLE001
                 result, code = None, _internal_error(name)
             if errcode_ret:

@@ -1,4 +1,5 @@
-"""The C API's info queries: a value encoded as its C type, copied out by the spec's rules.
+"""The C API's info queries: a value's C bytes (loomcl/runtime/info_types.py) copied out by the
+spec's rules, and the reading of C properties lists.
 
 `param_value_size` bytes at `param_value` receive the value (INVALID_VALUE if they are fewer than it
 needs; nothing is written then); `*param_value_size_ret`, when given, receives the size it needs.
@@ -6,25 +7,8 @@ needs; nothing is written then); `*param_value_size_ret`, when given, receives t
 from __future__ import annotations
 
 import ctypes
-import struct
 
 from loomcl.errors import LogicError, status_code
-
-_POINTER = "Q" if ctypes.sizeof(ctypes.c_size_t) == 8 else "I"
-_FORMATS = {"int": "i", "uint": "I", "bool": "I", "long": "q", "ulong": "Q", "size": _POINTER, "handle": _POINTER}
-
-
-def encode(value, c_type: str) -> bytes:
-    """`value` as C bytes. c_type: int, uint, bool, ulong (also bitfields), size, handle (an address),
-    string (NUL-terminated), bytes, or a list of one of the scalar types: 'size[]', 'handle[]', ..."""
-    if c_type == "string":
-        return (value if isinstance(value, bytes) else str(value).encode()) + b"\0"
-    if c_type == "bytes":
-        return bytes(value)
-    if c_type.endswith("[]"):
-        form = _FORMATS[c_type[:-2]]
-        return struct.pack(f"={len(value)}{form}", *(int(v or 0) for v in value))
-    return struct.pack("=" + _FORMATS[c_type], int(value or 0))
 
 
 def write_info(data: bytes, size: int, out, size_ret, routine: str) -> int:

@@ -6,6 +6,7 @@ asked (CFGs are small; keeping them in sync by hand is where IRs grow bugs).
 """
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
 from . import types as ty
@@ -193,11 +194,22 @@ class Function:
         return f"<Function {self.name}>"
 
 
+class Linkage(enum.Enum):
+    """How a unit's function is seen by the others when units are linked (loomcl/linker.py)."""
+
+    EXTERNAL = "external"  # one definition in the program; other units' declarations resolve to it
+    INTERNAL = "internal"  # static: the unit's own
+    INLINE = "inline"  # C99 inline definition: the unit's own; other units may use it if no external one
+
+
 class Module:
     def __init__(self) -> None:
         self.functions: dict[str, Function] = {}
         self.globals: list[GlobalVariable] = []  # program-scope __constant data
         self.printf_formats: dict[int, bytes] = {}  # format id (from 1) -> the format of printf calls
+        # A unit compiled to be linked (loomcl/linker.py) also has:
+        self.declarations: dict[str, Function] = {}  # functions it calls that another unit defines (no blocks)
+        self.linkage: dict[str, Linkage] = {}  # functions that are not EXTERNAL (the default)
 
     def printf_format_id(self, format: bytes) -> int:
         """The id of a printf format in this program, given on first use."""

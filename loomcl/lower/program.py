@@ -3,12 +3,15 @@
 Two steps, so that calls can refer to functions defined later in the source: first every function
 definition gets its IR signature (`ir.Function`, kernels flagged with their reqd_work_group_size)
 and every program-scope `__constant` variable its `GlobalVariable`; then each body is lowered by a
-`FunctionLowerer`. The module keeps source order, so `--emit ir` reads like the program.
+`FunctionLowerer`. The module keeps source order, so `--emit ir` reads like the program. A call of a
+function that the unit declares but does not define (allowed when it is compiled to be linked)
+calls a declaration in `module.declarations`; static and inline functions are marked in `module.linkage`.
 """
 from __future__ import annotations
 
 from ..frontend import ast as A
 from ..ir import Function, GlobalVariable, KernelAttributes, Module
+from ..ir.function import Linkage
 from ..ir import types as ty
 from .errors import LoweringError, unsupported
 from .function import FunctionLowerer
@@ -43,6 +46,10 @@ class ProgramLowerer:
             self.globals[decl] = self.constant(decl, decl.name)
         for decl in self.tu.functions:
             self.functions[decl] = self.module.add_function(signature(decl))
+            if decl.is_static:
+                self.module.linkage[decl.name] = Linkage.INTERNAL
+            elif decl.is_inline and not decl.is_kernel:
+                self.module.linkage[decl.name] = Linkage.INLINE
         for decl, function in self.functions.items():
             FunctionLowerer(self, decl, function).lower()
         return self.module
@@ -74,7 +81,15 @@ class ProgramLowerer:
         if found is None:
             found = next((f for d, f in self.functions.items() if d.name == decl.name), None)
         if found is None:
-            raise LoweringError(f"function '{decl.name}' is called but never defined", loc)
+            found = self.external_function(decl)
+        return found
+
+    def external_function(self, decl: A.FunctionDecl) -> Function:
+        """A function that another unit defines (sema allowed it: a unit compiled to be linked):
+        a declaration the linker replaces by the definition."""
+        found = self.module.declarations.get(decl.name)
+        if found is None:
+            found = self.module.declarations[decl.name] = signature(decl)
         return found
 
 

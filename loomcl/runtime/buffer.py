@@ -37,11 +37,13 @@ class Buffer:
     reference_count = 1
     offset = 0
     associated_memobject = None
+    uses_svm_pointer = 0  # no SVM
+    properties: list = []  # clCreateBufferWithProperties' list (the C API keeps its own)
 
     def __init__(self, context: Context, flags: int, size: int = 0, hostbuf=None) -> None:
         if not isinstance(context, Context):
             raise LogicError(_ROUTINE, status_code.INVALID_CONTEXT, f"{context!r} is not a Context")
-        _check_flags(flags, hostbuf)
+        check_mem_flags(flags, hostbuf, _ROUTINE)
         size = _check_size(context, size, hostbuf)
         self.context = context
         self.flags = int(flags)
@@ -107,7 +109,7 @@ class Buffer:
         if size == 0 or origin + size > self.size:
             raise LogicError(routine, status_code.INVALID_VALUE,
                              f"region [{origin}, {origin + size}) is empty or outside the buffer's {self.size} bytes")
-        _check_flags(flags & ~_HOST_ACCESS if flags else 0, None)
+        check_mem_flags(flags & ~_HOST_ACCESS if flags else 0, None, routine)
         sub = object.__new__(Buffer)
         sub.context, sub.flags, sub.size, sub.offset = self.context, int(flags) or self.flags, size, origin
         sub._hostbuf, sub._memory = None, memory[origin:origin + size]
@@ -142,26 +144,28 @@ class Buffer:
         return f"<loomcl.Buffer {self.size} bytes at {self.address:#x}>"
 
 
-def _check_flags(flags, hostbuf) -> None:
+def check_mem_flags(flags, hostbuf, routine: str) -> None:
+    """The mem_flags rules buffers and images share: known bits, one access mode, the host-pointer flags
+    consistent with `hostbuf`."""
     if isinstance(flags, bool) or not isinstance(flags, (int, np.integer)):
-        raise LogicError(_ROUTINE, status_code.INVALID_VALUE, f"flags must be mem_flags bits, got {flags!r}")
+        raise LogicError(routine, status_code.INVALID_VALUE, f"flags must be mem_flags bits, got {flags!r}")
     flags = int(flags)
     if flags & ~_KNOWN:
-        raise LogicError(_ROUTINE, status_code.INVALID_VALUE, f"unknown mem_flags bits {flags & ~_KNOWN:#x}")
+        raise LogicError(routine, status_code.INVALID_VALUE, f"unknown mem_flags bits {flags & ~_KNOWN:#x}")
     if bin(flags & _ACCESS).count("1") > 1:
         raise LogicError(
-            _ROUTINE, status_code.INVALID_VALUE, "at most one of READ_WRITE, WRITE_ONLY, READ_ONLY may be given"
+            routine, status_code.INVALID_VALUE, "at most one of READ_WRITE, WRITE_ONLY, READ_ONLY may be given"
         )
     if flags & mem_flags.USE_HOST_PTR and flags & (mem_flags.COPY_HOST_PTR | mem_flags.ALLOC_HOST_PTR):
         raise LogicError(
-            _ROUTINE, status_code.INVALID_VALUE, "USE_HOST_PTR excludes COPY_HOST_PTR and ALLOC_HOST_PTR"
+            routine, status_code.INVALID_VALUE, "USE_HOST_PTR excludes COPY_HOST_PTR and ALLOC_HOST_PTR"
         )
     wants_host = flags & (mem_flags.USE_HOST_PTR | mem_flags.COPY_HOST_PTR)
     if wants_host and hostbuf is None:
-        raise LogicError(_ROUTINE, status_code.INVALID_HOST_PTR, "USE_HOST_PTR/COPY_HOST_PTR need a hostbuf")
+        raise LogicError(routine, status_code.INVALID_HOST_PTR, "USE_HOST_PTR/COPY_HOST_PTR need a hostbuf")
     if hostbuf is not None and not wants_host:
         raise LogicError(
-            _ROUTINE,
+            routine,
             status_code.INVALID_HOST_PTR,
             "a hostbuf was given without mem_flags.COPY_HOST_PTR or mem_flags.USE_HOST_PTR",
         )

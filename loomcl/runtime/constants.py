@@ -17,6 +17,9 @@ class platform_info(IntConstants):  # noqa: N801
     VENDOR = 0x0903
     EXTENSIONS = 0x0904
     HOST_TIMER_RESOLUTION = 0x0905
+    NUMERIC_VERSION = 0x0906
+    EXTENSIONS_WITH_VERSION = 0x0907
+    ICD_SUFFIX_KHR = 0x0920  # cl_khr_icd: the loader's name for the platform's entry points
 
 
 class device_type(IntConstants):  # noqa: N801
@@ -29,6 +32,51 @@ class device_type(IntConstants):  # noqa: N801
 
 
 class device_info(IntConstants):  # noqa: N801
+    """clGetDeviceInfo's params: OpenCL 1.2, 2.x and 3.0 (cl.h values; QUEUE_PROPERTIES is 3.0's
+    QUEUE_ON_HOST_PROPERTIES, one value under both names): 1.2's partitioning queries and those of
+    2.x and 3.0 first, then the queries of OpenCL 1.0-1.2."""
+
+    QUEUE_ON_HOST_PROPERTIES = 0x102A
+    PARENT_DEVICE = 0x1042
+    PARTITION_MAX_SUB_DEVICES = 0x1043
+    PARTITION_PROPERTIES = 0x1044
+    PARTITION_AFFINITY_DOMAIN = 0x1045
+    PARTITION_TYPE = 0x1046
+    PREFERRED_INTEROP_USER_SYNC = 0x1048
+    MAX_READ_WRITE_IMAGE_ARGS = 0x104C
+    MAX_GLOBAL_VARIABLE_SIZE = 0x104D
+    QUEUE_ON_DEVICE_PROPERTIES = 0x104E
+    QUEUE_ON_DEVICE_PREFERRED_SIZE = 0x104F
+    QUEUE_ON_DEVICE_MAX_SIZE = 0x1050
+    MAX_ON_DEVICE_QUEUES = 0x1051
+    MAX_ON_DEVICE_EVENTS = 0x1052
+    SVM_CAPABILITIES = 0x1053
+    GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE = 0x1054
+    MAX_PIPE_ARGS = 0x1055
+    PIPE_MAX_ACTIVE_RESERVATIONS = 0x1056
+    PIPE_MAX_PACKET_SIZE = 0x1057
+    PREFERRED_PLATFORM_ATOMIC_ALIGNMENT = 0x1058
+    PREFERRED_GLOBAL_ATOMIC_ALIGNMENT = 0x1059
+    PREFERRED_LOCAL_ATOMIC_ALIGNMENT = 0x105A
+    IL_VERSION = 0x105B
+    MAX_NUM_SUB_GROUPS = 0x105C
+    SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS = 0x105D
+    NUMERIC_VERSION = 0x105E
+    EXTENSIONS_WITH_VERSION = 0x1060
+    ILS_WITH_VERSION = 0x1061
+    BUILT_IN_KERNELS_WITH_VERSION = 0x1062
+    ATOMIC_MEMORY_CAPABILITIES = 0x1063
+    ATOMIC_FENCE_CAPABILITIES = 0x1064
+    NON_UNIFORM_WORK_GROUP_SUPPORT = 0x1065
+    OPENCL_C_ALL_VERSIONS = 0x1066
+    PREFERRED_WORK_GROUP_SIZE_MULTIPLE = 0x1067
+    WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT = 0x1068
+    GENERIC_ADDRESS_SPACE_SUPPORT = 0x1069
+    OPENCL_C_FEATURES = 0x106F
+    DEVICE_ENQUEUE_CAPABILITIES = 0x1070
+    PIPE_SUPPORT = 0x1071
+    LATEST_CONFORMANCE_VERSION_PASSED = 0x1072
+
     TYPE = 0x1000
     VENDOR_ID = 0x1001
     MAX_COMPUTE_UNITS = 0x1002
@@ -46,6 +94,11 @@ class device_info(IntConstants):  # noqa: N801
     MAX_READ_IMAGE_ARGS = 0x100E
     MAX_WRITE_IMAGE_ARGS = 0x100F
     MAX_MEM_ALLOC_SIZE = 0x1010
+    IMAGE2D_MAX_WIDTH = 0x1011
+    IMAGE2D_MAX_HEIGHT = 0x1012
+    IMAGE3D_MAX_WIDTH = 0x1013
+    IMAGE3D_MAX_HEIGHT = 0x1014
+    IMAGE3D_MAX_DEPTH = 0x1015
     IMAGE_SUPPORT = 0x1016
     MAX_PARAMETER_SIZE = 0x1017
     MAX_SAMPLERS = 0x1018
@@ -88,8 +141,12 @@ class device_info(IntConstants):  # noqa: N801
     OPENCL_C_VERSION = 0x103D
     LINKER_AVAILABLE = 0x103E
     BUILT_IN_KERNELS = 0x103F
+    IMAGE_MAX_BUFFER_SIZE = 0x1040
+    IMAGE_MAX_ARRAY_SIZE = 0x1041
     REFERENCE_COUNT = 0x1047
     PRINTF_BUFFER_SIZE = 0x1049
+    IMAGE_PITCH_ALIGNMENT = 0x104A
+    IMAGE_BASE_ADDRESS_ALIGNMENT = 0x104B
 
 
 class device_fp_config(IntConstants):  # noqa: N801
@@ -119,6 +176,55 @@ class device_exec_capabilities(IntConstants):  # noqa: N801
     NATIVE_KERNEL = 1 << 1
 
 
+class device_partition_property(IntConstants):  # noqa: N801
+    EQUALLY = 0x1086
+    BY_COUNTS = 0x1087
+    BY_COUNTS_LIST_END = 0x0
+    BY_AFFINITY_DOMAIN = 0x1088
+
+
+class device_affinity_domain(IntConstants):  # noqa: N801
+    NUMA = 1 << 0
+    L4_CACHE = 1 << 1
+    L3_CACHE = 1 << 2
+    L2_CACHE = 1 << 3
+    L1_CACHE = 1 << 4
+    NEXT_PARTITIONABLE = 1 << 5
+
+
+class device_svm_capabilities(IntConstants):  # noqa: N801
+    COARSE_GRAIN_BUFFER = 1 << 0
+    FINE_GRAIN_BUFFER = 1 << 1
+    FINE_GRAIN_SYSTEM = 1 << 2
+    ATOMICS = 1 << 3
+
+
+class device_atomic_capabilities(IntConstants):  # noqa: N801
+    ORDER_RELAXED = 1 << 0
+    ORDER_ACQ_REL = 1 << 1
+    ORDER_SEQ_CST = 1 << 2
+    SCOPE_WORK_ITEM = 1 << 3
+    SCOPE_WORK_GROUP = 1 << 4
+    SCOPE_DEVICE = 1 << 5
+    SCOPE_ALL_DEVICES = 1 << 6
+
+
+class device_device_enqueue_capabilities(IntConstants):  # noqa: N801
+    SUPPORTED = 1 << 0
+    REPLACEABLE_DEFAULT = 1 << 1
+
+
+class version_bits(IntConstants):  # noqa: N801
+    """cl_version's layout: major (10 bits), minor (10), patch (12), from the top."""
+
+    MAJOR_BITS = 10
+    MINOR_BITS = 10
+    PATCH_BITS = 12
+    MAJOR_MASK = (1 << 10) - 1
+    MINOR_MASK = (1 << 10) - 1
+    PATCH_MASK = (1 << 12) - 1
+
+
 class command_queue_properties(IntConstants):  # noqa: N801
     OUT_OF_ORDER_EXEC_MODE_ENABLE = 1 << 0
     PROFILING_ENABLE = 1 << 1
@@ -138,6 +244,7 @@ class command_queue_info(IntConstants):  # noqa: N801
     DEVICE = 0x1091
     REFERENCE_COUNT = 0x1092
     PROPERTIES = 0x1093
+    PROPERTIES_ARRAY = 0x1098  # OpenCL 3.0: the properties list given at creation (the C API answers it)
 
 
 class mem_flags(IntConstants):  # noqa: N801
@@ -161,6 +268,12 @@ class map_flags(IntConstants):  # noqa: N801
 
 class mem_object_type(IntConstants):  # noqa: N801
     BUFFER = 0x10F0
+    IMAGE2D = 0x10F1
+    IMAGE3D = 0x10F2
+    IMAGE2D_ARRAY = 0x10F3
+    IMAGE1D = 0x10F4
+    IMAGE1D_ARRAY = 0x10F5
+    IMAGE1D_BUFFER = 0x10F6
 
 
 class mem_info(IntConstants):  # noqa: N801
@@ -173,6 +286,8 @@ class mem_info(IntConstants):  # noqa: N801
     CONTEXT = 0x1106
     ASSOCIATED_MEMOBJECT = 0x1107
     OFFSET = 0x1108
+    USES_SVM_POINTER = 0x1109
+    PROPERTIES = 0x110A
 
 
 class program_info(IntConstants):  # noqa: N801
@@ -185,6 +300,9 @@ class program_info(IntConstants):  # noqa: N801
     BINARIES = 0x1166
     NUM_KERNELS = 0x1167
     KERNEL_NAMES = 0x1168
+    IL = 0x1169
+    SCOPE_GLOBAL_CTORS_PRESENT = 0x116A
+    SCOPE_GLOBAL_DTORS_PRESENT = 0x116B
 
 
 class program_build_info(IntConstants):  # noqa: N801
@@ -192,6 +310,14 @@ class program_build_info(IntConstants):  # noqa: N801
     OPTIONS = 0x1182
     LOG = 0x1183
     BINARY_TYPE = 0x1184
+    GLOBAL_VARIABLE_TOTAL_SIZE = 0x1185
+
+
+class program_binary_type(IntConstants):  # noqa: N801
+    NONE = 0x0
+    COMPILED_OBJECT = 0x1
+    LIBRARY = 0x2
+    EXECUTABLE = 0x4
 
 
 class build_status(IntConstants):  # noqa: N801
@@ -263,7 +389,13 @@ class command_type(IntConstants):  # noqa: N801
     READ_BUFFER = 0x11F3
     WRITE_BUFFER = 0x11F4
     COPY_BUFFER = 0x11F5
+    READ_IMAGE = 0x11F6
+    WRITE_IMAGE = 0x11F7
+    COPY_IMAGE = 0x11F8
+    COPY_IMAGE_TO_BUFFER = 0x11F9
+    COPY_BUFFER_TO_IMAGE = 0x11FA
     MAP_BUFFER = 0x11FB
+    MAP_IMAGE = 0x11FC
     UNMAP_MEM_OBJECT = 0x11FD
     MARKER = 0x11FE
     READ_BUFFER_RECT = 0x1201
@@ -272,6 +404,7 @@ class command_type(IntConstants):  # noqa: N801
     USER = 0x1204
     BARRIER = 0x1205
     FILL_BUFFER = 0x1207
+    FILL_IMAGE = 0x1208
 
 
 class command_execution_status(IntConstants):  # noqa: N801

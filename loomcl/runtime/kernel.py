@@ -262,7 +262,8 @@ class Kernel:
         values = {
             "work_group_size": device.max_work_group_size,
             "compile_work_group_size": list(required) if required else [0, 0, 0],
-            "local_mem_size": 0,
+            "local_mem_size": self._compiled.local_variable_bytes(self.function_name)
+                              + sum(self._args.local_sizes.values()),
             "preferred_work_group_size_multiple": device.preferred_vector_width_float,
             "private_mem_size": 0,
         }

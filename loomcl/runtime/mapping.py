@@ -81,14 +81,14 @@ def enqueue_map_buffer(queue, buf: Buffer, flags: int, offset: int, shape, dtype
         raise LogicError(_ROUTINE, status_code.INVALID_MEM_OBJECT, f"{buf!r} is not a Buffer")
     check_queue(queue, _ROUTINE, buf)
     memory = buf.memory(_ROUTINE)
-    flags = _check_flags(buf, flags)
+    flags = check_map_flags(buf, flags)
     dtype = np.dtype(dtype)
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
     if any(isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0 for n in shape):
         raise LogicError(_ROUTINE, status_code.INVALID_VALUE, f"shape must hold non-negative ints, got {shape!r}")
     shape = tuple(int(n) for n in shape)
-    strides = _strides(shape, dtype, order, strides)
-    span = _span(shape, dtype, strides)
+    strides = array_strides(shape, dtype, order, strides)
+    span = array_span(shape, dtype, strides)
     if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)) or offset < 0:
         raise LogicError(_ROUTINE, status_code.INVALID_VALUE, f"offset must be a non-negative int, got {offset!r}")
     offset = int(offset)
@@ -102,33 +102,34 @@ def enqueue_map_buffer(queue, buf: Buffer, flags: int, offset: int, shape, dtype
     return np.asarray(mapping), completed_event(queue, command_type.MAP_BUFFER, queued)
 
 
-def _check_flags(buf: Buffer, flags) -> int:
+def check_map_flags(buf, flags, routine: str = _ROUTINE) -> int:
+    """`flags` as an int after checking them and the buffer's (or image's) host access flags."""
     if isinstance(flags, bool) or not isinstance(flags, (int, np.integer)):
-        raise LogicError(_ROUTINE, status_code.INVALID_VALUE, f"flags must be map_flags bits, got {flags!r}")
+        raise LogicError(routine, status_code.INVALID_VALUE, f"flags must be map_flags bits, got {flags!r}")
     flags = int(flags)
     if flags & ~_KNOWN:
-        raise LogicError(_ROUTINE, status_code.INVALID_VALUE, f"unknown map_flags bits {flags & ~_KNOWN:#x}")
+        raise LogicError(routine, status_code.INVALID_VALUE, f"unknown map_flags bits {flags & ~_KNOWN:#x}")
     if flags & map_flags.WRITE_INVALIDATE_REGION and flags & (map_flags.READ | map_flags.WRITE):
-        raise LogicError(_ROUTINE, status_code.INVALID_VALUE, "WRITE_INVALIDATE_REGION excludes READ and WRITE")
+        raise LogicError(routine, status_code.INVALID_VALUE, "WRITE_INVALIDATE_REGION excludes READ and WRITE")
     if buf.flags & mem_flags.HOST_NO_ACCESS:
-        raise LogicError(_ROUTINE, status_code.INVALID_OPERATION, "the buffer was created with HOST_NO_ACCESS")
+        raise LogicError(routine, status_code.INVALID_OPERATION, "the memory object was created with HOST_NO_ACCESS")
     if buf.flags & mem_flags.HOST_WRITE_ONLY and flags & map_flags.READ:
-        raise LogicError(_ROUTINE, status_code.INVALID_OPERATION, "map_flags.READ on a HOST_WRITE_ONLY buffer")
+        raise LogicError(routine, status_code.INVALID_OPERATION, "map_flags.READ on a HOST_WRITE_ONLY memory object")
     if buf.flags & mem_flags.HOST_READ_ONLY and flags & _WRITES:
-        raise LogicError(_ROUTINE, status_code.INVALID_OPERATION, "a write map of a HOST_READ_ONLY buffer")
+        raise LogicError(routine, status_code.INVALID_OPERATION, "a write map of a HOST_READ_ONLY memory object")
     return flags
 
 
-def _strides(shape: tuple, dtype: np.dtype, order: str, strides) -> tuple:
+def array_strides(shape: tuple, dtype: np.dtype, order: str, strides, routine: str = _ROUTINE) -> tuple:
     """Byte strides: given ones (non-negative, one per axis) or the contiguous ones of `order`."""
     if strides is None:
         if order not in ("C", "F"):
-            raise LogicError(_ROUTINE, status_code.INVALID_VALUE, f"order must be 'C' or 'F', got {order!r}")
+            raise LogicError(routine, status_code.INVALID_VALUE, f"order must be 'C' or 'F', got {order!r}")
         return _contiguous(shape, dtype, order)
     strides = tuple(strides)
     if len(strides) != len(shape) or any(
             isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0 for s in strides):
-        raise LogicError(_ROUTINE, status_code.INVALID_VALUE,
+        raise LogicError(routine, status_code.INVALID_VALUE,
                          f"strides {strides!r} must be {len(shape)} non-negative ints (bytes), one per axis")
     return tuple(int(s) for s in strides)
 
@@ -142,7 +143,7 @@ def _contiguous(shape: tuple, dtype: np.dtype, order: str) -> tuple:
     return tuple(reversed(strides)) if order == "C" else tuple(strides)
 
 
-def _span(shape: tuple, dtype: np.dtype, strides: tuple) -> int:
+def array_span(shape: tuple, dtype: np.dtype, strides: tuple) -> int:
     """Bytes from the first element to the end of the last (0 for an empty array)."""
     if 0 in shape:
         return 0

@@ -7,7 +7,8 @@ from loomcl.errors import LogicError, RuntimeError, status_code
 
 from .constants import device_type as device_type_bits
 from .constants import info_attribute, platform_info
-from .device import CL_VERSION, VERSION, Device
+from .device import Device
+from .versions import CL_VERSION, VERSION_STRING, make_version, name_versions
 
 
 def get_cl_header_version() -> tuple[int, int]:
@@ -20,10 +21,13 @@ class Platform:
 
     name = "loomcl"
     vendor = "loomcl"
-    version = f"OpenCL {CL_VERSION[0]}.{CL_VERSION[1]} loomcl {VERSION}"
+    version = VERSION_STRING
+    numeric_version = make_version(*CL_VERSION)
     profile = "FULL_PROFILE"
-    extensions = ""
-    host_timer_resolution = 1
+    extensions = "cl_khr_icd"  # the platform is also reached through the ICD loader (loomcl/icd/)
+    extensions_with_version = name_versions(extensions)
+    icd_suffix_khr = "LOOM"  # cl_khr_icd: the suffix of the platform's extension functions
+    host_timer_resolution = 1  # ns: Device.host_timer reads perf_counter_ns
 
     def __init__(self) -> None:
         self._devices = [Device(self)]

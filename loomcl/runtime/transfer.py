@@ -13,16 +13,21 @@ from .buffer import Buffer, host_bytes
 from .command_queue import check_queue
 from .constants import command_type
 from .event import Event, ProfilingInfo, check_wait_list, now_ns
+from .image import Image
+from .image_transfer import copy_image_command
 from .transfer_rect import RECT_KEYWORDS, copy_rect
 
 
 def enqueue_copy(queue, dest, src, is_blocking: bool = True, wait_for=None, **kwargs) -> Event:
     """Copy between a Buffer and host memory, or between two Buffers (pyopencl's keywords); with
-    `buffer_origin` or `src_origin`, a rectangular copy (transfer_rect.py)."""
+    `buffer_origin` or `src_origin`, a rectangular copy (transfer_rect.py); to or from an Image, an
+    image transfer (image_transfer.py)."""
     queued = now_ns()
     check_queue(queue, "enqueue_copy", dest, src)
     check_wait_list(wait_for, "enqueue_copy")
-    if any(name in kwargs for name in RECT_KEYWORDS) and (isinstance(dest, Buffer) or isinstance(src, Buffer)):
+    if isinstance(dest, Image) or isinstance(src, Image):
+        command = copy_image_command(dest, src, kwargs)
+    elif any(name in kwargs for name in RECT_KEYWORDS) and (isinstance(dest, Buffer) or isinstance(src, Buffer)):
         command = copy_rect(dest, src, kwargs)
     elif isinstance(dest, Buffer) and isinstance(src, Buffer):
         command = command_type.COPY_BUFFER

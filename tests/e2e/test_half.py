@@ -304,8 +304,8 @@ def test_half_pointers_are_allowed(run_kernel):
 
 
 def test_generic_half_pointers_in_a_helper(run_kernel):
-    """OpenCL C 2.0: a helper's unqualified `half *` is generic and takes global, local and private
-    halves."""
+    """loomcl's default mode (OpenCL C 2.0's rule): a helper's unqualified `half *` is generic and
+    takes global, local and private halves."""
     src = """
     float twice(const half *p, size_t i) { return 2.0f * vload_half(i, p); }
     void put(half *p, size_t i, float v) { vstore_half_rtn(v, i, p); }
@@ -321,6 +321,6 @@ def test_generic_half_pointers_in_a_helper(run_kernel):
         out[i] = twice(l, 3 - i) + vload_half(i, p);
     }"""
     g = np.array([1, 2.5, -3, 0.125], np.float16)
-    _, out = run_kernel(src, "k", (4,), (4,), g, np.zeros(4, np.float32), options="-cl-std=CL2.0")
+    _, out = run_kernel(src, "k", (4,), (4,), g, np.zeros(4, np.float32))
     third = np.float32(np.nextafter(np.float16(-1 / 3), np.float16(-1)))
     np.testing.assert_array_equal(out, 4 * g.astype(np.float32)[::-1] + third)

@@ -46,3 +46,16 @@ def test_bad_index_is_checked_first(ctx):
     kernel = cl.Program(ctx, SOURCE).build(options="-cl-kernel-arg-info").k
     with pytest.raises(cl.LogicError, match="INVALID_ARG_INDEX"):
         kernel.get_arg_info(9, cl.kernel_arg_info.NAME)
+
+
+
+def test_local_mem_size_counts_local_variables_and_local_arguments(ctx):
+    source = """__kernel void k(__global float *a, __local float *t) {
+        __local float s[256];
+        s[get_local_id(0)] = a[0]; t[0] = s[0]; a[0] = t[0];
+    }"""
+    kernel = cl.Program(ctx, source).build().k
+    info = cl.kernel_work_group_info.LOCAL_MEM_SIZE
+    assert kernel.get_work_group_info(info, ctx.devices[0]) == 1024
+    kernel.set_arg(1, cl.LocalMemory(100))
+    assert kernel.get_work_group_info(info, ctx.devices[0]) == 1124

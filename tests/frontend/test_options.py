@@ -41,7 +41,7 @@ def test_standard_flags():
     assert opts.kernel_arg_info and opts.debug_info and opts.cl_std == "CL1.2"
 
 
-@pytest.mark.parametrize("std", ["CL1.2", "CL2.0", "CL3.0"])
+@pytest.mark.parametrize("std", ["CL1.0", "CL1.1", "CL1.2", "CL3.0"])
 def test_cl_std(std):
     assert parse_options(f"-cl-std={std}").cl_std == std
 

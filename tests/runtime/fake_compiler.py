@@ -158,6 +158,9 @@ class FakeCompiledProgram:
         self.compiled_sizes: list[tuple[str, tuple[int, int, int]]] = []
         self._cache: dict = {}
 
+    def local_variable_bytes(self, kernel_name: str) -> int:
+        return self._fake[kernel_name].static_local_bytes
+
     def work_group_function(self, kernel_name: str, local_size, ids_fit_int: bool = False) -> WorkGroupFunction:
         local_size = tuple(local_size)
         assert len(local_size) == 3, local_size

@@ -67,3 +67,4 @@ def test_reqd_work_group_size_reported(prg, ctx):
     info = cl.kernel_work_group_info.COMPILE_WORK_GROUP_SIZE
     assert prg.fixed.get_work_group_info(info, ctx.devices[0]) == [8, 1, 1]
     assert prg.vadd.get_work_group_info(info, ctx.devices[0]) == [0, 0, 0]
+

@@ -7,8 +7,11 @@
 
    The host may be a Python process (pyopencl, say), whose interpreter is used as it is, or a C
    program, in which this library starts an interpreter: libpython is opened at run time (never
-   linked, so that a Python process whose interpreter is statically linked gets no second copy), and
-   the site directories of the Python that built this library are added to its path.
+   linked, so that a Python process whose interpreter is statically linked gets no second copy) and
+   started as the Python that built this library (its executable path: the interpreter then finds its
+   own standard library, a virtual environment's site-packages, and runs loomcl's helper processes
+   with the right Python); that Python's site directories are added to its path if loomcl is not
+   found there.
 
    Written for loomcl; no OpenCL or Python header is needed to build it. */
 #define _GNU_SOURCE
@@ -21,6 +24,9 @@
 
 #ifndef LOOMCL_LIBPYTHON
 #define LOOMCL_LIBPYTHON "libpython3.so"
+#endif
+#ifndef LOOMCL_PYTHON
+#define LOOMCL_PYTHON ""
 #endif
 #ifndef LOOMCL_SITE_DIRS
 #define LOOMCL_SITE_DIRS ""
@@ -39,6 +45,8 @@ typedef struct PyObjectOpaque PyObject;
 static struct {
     int (*IsInitialized)(void);
     void (*InitializeEx)(int);
+    void (*SetProgramName)(const void *);
+    void *(*DecodeLocale)(const char *, size_t *);
     int (*GILState_Ensure)(void);
     void (*GILState_Release)(int);
     void *(*Eval_SaveThread)(void);
@@ -65,6 +73,8 @@ static int find_python(void *library) {
     if (!(*(void **)&py.field = dlsym(library, symbol))) return 0;
     FIND(IsInitialized, "Py_IsInitialized")
     FIND(InitializeEx, "Py_InitializeEx")
+    FIND(SetProgramName, "Py_SetProgramName")
+    FIND(DecodeLocale, "Py_DecodeLocale")
     FIND(GILState_Ensure, "PyGILState_Ensure")
     FIND(GILState_Release, "PyGILState_Release")
     FIND(Eval_SaveThread, "PyEval_SaveThread")
@@ -94,6 +104,9 @@ static int start_embedded_python(void) {
         return 0;
     }
     if (!py.IsInitialized()) {
+        const char *python = getenv("LOOMCL_PYTHON");
+        python = python && *python ? python : LOOMCL_PYTHON;
+        if (*python) py.SetProgramName(py.DecodeLocale(python, NULL));  /* kept: Python keeps the pointer */
         py.InitializeEx(0);
         py.Eval_SaveThread();
         embedded = 1;
@@ -124,8 +137,6 @@ static void add_site_dirs(int loomcl_first) {
     if (site) py.DecRef(site);
     py.Err_Clear();
 }
-
-EXPORT cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms);
 
 /* Asks loomcl.icd.entry for the platform handle, telling it where this library's
    clIcdGetPlatformIDsKHR is (an extension function the platform must answer). In a C host, the
