@@ -5,7 +5,7 @@ from __future__ import annotations
 import ctypes
 
 from loomcl.errors import LogicError, status_code
-from loomcl.runtime.buffer import Buffer
+from loomcl.runtime.buffer import Buffer, check_host_access
 from loomcl.runtime.image import Image
 from loomcl.runtime.image_constants import image_info, sampler_info
 from loomcl.runtime.image_desc import ImageDescriptor, layout
@@ -140,6 +140,7 @@ def _host_box(image: Image, ptr, region, row_pitch, slice_pitch, routine: str):
 def _read_write(routine, queue, handle, blocking, origin, region, row_pitch, slice_pitch, ptr, num_events, events,
                 out, reading):
     q, image = queue_of(queue, routine), _image(handle, routine)
+    check_host_access(image, reading, routine)
     origin, region = size_triple(origin, routine, "origin"), size_triple(region, routine, "region")
     host, row_pitch, slice_pitch = _host_box(image, ptr, region, row_pitch, slice_pitch, routine)
     dest, src = (host, image) if reading else (image, host)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 
 from loomcl.errors import LogicError, status_code
+from loomcl.runtime.buffer import check_host_access
 from loomcl.runtime.mapping import enqueue_map_buffer
 from loomcl.runtime.transfer import enqueue_copy, enqueue_fill_buffer
 
@@ -18,6 +19,7 @@ def _buffer(handle, routine: str):
 def clEnqueueReadBuffer(queue, buffer, blocking, offset, size, ptr, num_events, events, out):
     routine = "clEnqueueReadBuffer"
     q, src = queue_of(queue, routine), _buffer(buffer, routine)
+    check_host_access(src, True, routine)
     host = host_array(ptr, size, routine)
     hand_out(enqueue_copy(q, host, src, is_blocking=bool(blocking), src_offset=offset,
                           wait_for=wait_list(num_events, events, routine, q)), out)
@@ -26,6 +28,7 @@ def clEnqueueReadBuffer(queue, buffer, blocking, offset, size, ptr, num_events, 
 def clEnqueueWriteBuffer(queue, buffer, blocking, offset, size, ptr, num_events, events, out):
     routine = "clEnqueueWriteBuffer"
     q, dest = queue_of(queue, routine), _buffer(buffer, routine)
+    check_host_access(dest, False, routine)
     host = host_array(ptr, size, routine)
     hand_out(enqueue_copy(q, dest, host, is_blocking=bool(blocking), dst_offset=offset,
                           wait_for=wait_list(num_events, events, routine, q)), out)
@@ -52,6 +55,7 @@ def _rect_host(ptr, origin, region, row_pitch, slice_pitch, routine: str):
 def _rect(routine, queue, buffer, blocking, buffer_origin, host_origin, region, buffer_row_pitch,
           buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr, num_events, events, out, reading):
     q, memory = queue_of(queue, routine), _buffer(buffer, routine)
+    check_host_access(memory, reading, routine)
     region = size_triple(region, routine, "region")
     host_origin = size_triple(host_origin, routine, "host_origin")
     host, host_pitches = _rect_host(ptr, host_origin, region, host_row_pitch, host_slice_pitch, routine)

@@ -129,3 +129,37 @@ def test_migrate_orders_like_a_marker():
     ''')
     assert out["migrate"] == 0 and out["status"] == 0
     assert out["bad_flags"] == -30 and out["none"] == -30 and out["forged"] == -38
+
+
+def test_sub_buffer_flags_and_host_access():
+    out = run('''
+    context = new_context()
+    queue = new_queue(context)
+    region = (c_size_t * 2)(0, 64)
+    write_only = new_buffer(context, 256, 2 | (1 << 7))  # WRITE_ONLY | HOST_WRITE_ONLY
+    out["wider_access"] = make(cl.clCreateSubBuffer, write_only, 1, 0x1220, region)[1]  # READ_WRITE
+    out["wider_host_access"] = make(cl.clCreateSubBuffer, write_only, 1 << 8, 0x1220, region)[1]  # HOST_READ_ONLY
+    out["host_pointer_flag"] = make(cl.clCreateSubBuffer, write_only, 8, 0x1220, region)[1]  # USE_HOST_PTR
+    inherited, code = make(cl.clCreateSubBuffer, write_only, 0, 0x1220, region)
+    out["inherited"] = [code, struct.unpack("Q", info(cl.clGetMemObjectInfo, inherited, 0x1101))[0]]
+    host = (ctypes.c_uint8 * 16)(*range(16))
+    out["read_host_write_only"] = cl.clEnqueueReadBuffer(queue, inherited, 1, 0, 16, host, 0, None, None)
+    out["write_host_write_only"] = cl.clEnqueueWriteBuffer(queue, inherited, 1, 0, 16, host, 0, None, None)
+    no_access = new_buffer(context, 256, 1 | (1 << 9))  # HOST_NO_ACCESS
+    origin = (c_size_t * 3)(0, 0, 0)
+    box = (c_size_t * 3)(4, 1, 1)
+    out["no_access"] = [cl.clEnqueueReadBuffer(queue, no_access, 1, 0, 16, host, 0, None, None),
+                        cl.clEnqueueWriteBuffer(queue, no_access, 1, 0, 16, host, 0, None, None),
+                        cl.clEnqueueReadBufferRect(queue, no_access, 1, origin, origin, box, 0, 0, 0, 0, host,
+                                                   0, None, None)]
+    read_only = new_buffer(context, 256, 1 | (1 << 8))  # HOST_READ_ONLY
+    out["write_host_read_only"] = cl.clEnqueueWriteBufferRect(queue, read_only, 1, origin, origin, box, 0, 0, 0, 0,
+                                                              host, 0, None, None)
+    out["two_host_modes"] = make(cl.clCreateBuffer, context, (1 << 7) | (1 << 8), 64, None)[1]
+    ''')
+    assert out["wider_access"] == -30 and out["wider_host_access"] == -30 and out["host_pointer_flag"] == -30
+    assert out["inherited"] == [0, 2 | (1 << 7)]
+    assert out["read_host_write_only"] == -59 and out["write_host_write_only"] == 0  # INVALID_OPERATION
+    assert out["no_access"] == [-59, -59, -59]
+    assert out["write_host_read_only"] == -59
+    assert out["two_host_modes"] == -30
