@@ -131,3 +131,49 @@ def test_objects_outlive_their_handles_while_the_runtime_uses_them():
     ''')
     assert out["release_context"] == 0
     assert out["values"] == [1, 2, 3, 4]
+
+
+def test_threads_making_and_releasing_handles_concurrently():
+    """Several host threads enqueue through the loader at once, each making and releasing thousands
+    of event and buffer handles: every handle is distinct while live and every count ends right."""
+    out = run('''
+    import threading
+    context = new_context()
+    program = new_program(context, "kernel void fill(global int *a, int v) { a[get_global_id(0)] = v; }")
+    failures, totals = [], []
+
+    def work(value):
+        queue = new_queue(context)
+        kernel, _ = make(cl.clCreateKernel, program, b"fill")
+        seen = set()
+        for i in range(300):
+            buffer = new_buffer(context, 64)
+            v = ctypes.c_int32(value * 1000 + i)
+            set_mem_arg(kernel, 0, buffer)
+            cl.clSetKernelArg(kernel, 1, 4, byref(v))
+            event = c_void_p()
+            if cl.clEnqueueNDRangeKernel(queue, kernel, 1, None, (c_size_t * 1)(16), None, 0, None, byref(event)):
+                failures.append("launch")
+            if event.value in seen:
+                failures.append("a live handle handed out twice")
+            seen.add(event.value)
+            host = (ctypes.c_int32 * 16)()
+            cl.clEnqueueReadBuffer(queue, buffer, 1, 0, 64, host, 1, ptrs(event.value), None)
+            if list(host) != [value * 1000 + i] * 16:
+                failures.append("wrong values")
+            if cl.clReleaseEvent(event.value) or cl.clReleaseMemObject(buffer):
+                failures.append("release")
+        totals.append(len(seen))
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    out["failures"] = failures
+    out["totals"] = totals
+    out["context_count"] = uint_info(cl.clGetContextInfo, context, 0x1080)
+    ''')
+    assert out["failures"] == []
+    assert out["totals"] == [300] * 4
+    assert out["context_count"] == 1
