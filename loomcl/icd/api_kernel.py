@@ -156,8 +156,10 @@ def clEnqueueNDRangeKernel(queue, handle, work_dim, offset, global_size, local_s
     if not global_size:
         raise LogicError(routine, status_code.INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL")
     wait_for = wait_list(num_events, events, routine, q) if num_events or events else None
-    event = kernel.enqueue(q, sizes(global_size, work_dim), sizes(local_size, work_dim), sizes(offset, work_dim),
-                           wait_for, False, True)  # g_times_l no, allow_empty_ndrange yes (OpenCL 2.1+)
+    local = sizes(local_size, work_dim) if local_size else None
+    start = sizes(offset, work_dim) if offset else None
+    event = kernel.enqueue(q, sizes(global_size, work_dim), local, start, wait_for,
+                           False, True)  # g_times_l no, allow_empty_ndrange yes (OpenCL 2.1+)
     if out:
         hand_out(event, out)
 
