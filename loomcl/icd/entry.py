@@ -30,7 +30,9 @@ def implementations() -> dict:
 def dispatch() -> DispatchTable:
     """The table the native library connected (see connect)."""
     if _table is None:
-        raise RuntimeError("loomcl's ICD library has not connected (it calls loomcl.icd.entry.connect)")
+        raise RuntimeError("loomcl's ICD library has not connected: a library built by an older loomcl calls "
+                           "platform_address() first; rebuild it with `python -m loomcl icd` (and --install if "
+                           "it was installed)")
     return _table
 
 
