@@ -47,6 +47,10 @@ def scalar_dtype(t: ft.Type) -> np.dtype | None:
 def kernel_param(param: ast.ParamDecl) -> KernelParam:
     t = param.type
     info = {"info_type_name": info_type_name(t), "type_qualifiers": type_qualifiers(t)}
+    if t.is_image:  # the address of its descriptor (codegen/image_abi.py)
+        return KernelParam(param.name, ParamKind.IMAGE, str(t.unqualified()), None, 8, **info)
+    if t.is_sampler:  # its bits
+        return KernelParam(param.name, ParamKind.SAMPLER, "sampler_t", None, 4, **info)
     if isinstance(t, ft.PointerType):
         kind = _KIND_OF_SPACE.get(t.pointee_address_space, ParamKind.GLOBAL_POINTER)
         return KernelParam(param.name, kind, str(t), scalar_dtype(t.pointee.unqualified()), 8, **info)
@@ -61,6 +65,8 @@ def info_type_name(t: ft.Type) -> str:
     """The type as clGetKernelArgInfo names it: no address space or qualifier ("float*", "uint4")."""
     if isinstance(t, ft.PointerType):
         return info_type_name(t.pointee) + "*"
+    if t.is_image:
+        return t.name  # "image2d_t": the access qualifier is CL_KERNEL_ARG_ACCESS_QUALIFIER
     return str(t.unqualified())
 
 
@@ -99,6 +105,9 @@ def calls_printf(module, function) -> bool:
     return False
 
 
+MAX_IMAGE_FORMAT_VARIANTS = 4
+
+
 @dataclass
 class CompiledProgram:
     """A built program: its kernels' signatures, and their work-group functions on demand."""
@@ -110,6 +119,7 @@ class CompiledProgram:
     arg_info: bool = False
     """Built with -cl-kernel-arg-info: clGetKernelArgInfo may answer."""
     _functions: dict = field(default_factory=dict)
+    _image_formats: dict = field(default_factory=dict)  # kernel name -> the format tuples specialized for
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def local_variable_bytes(self, kernel_name: str) -> int:
@@ -126,19 +136,31 @@ class CompiledProgram:
         return work_group_function(self.module, kernel_name, tuple(local_size), options)
 
     def work_group_function(self, kernel_name: str, local_size: tuple[int, int, int],
-                            ids_fit_int: bool = False) -> WorkGroupFunction:
-        key = (kernel_name, tuple(local_size), ids_fit_int)
+                            ids_fit_int: bool = False, image_formats: tuple = ()) -> WorkGroupFunction:
+        """`image_formats`: ((parameter index, channel order, data type), ...) of the launch's
+        images; the image code is specialized for them (no dispatch on the format per texel), for
+        the first MAX_IMAGE_FORMAT_VARIANTS combinations a kernel meets: the generic code serves
+        the rest, so a program that runs a kernel on every format compiles it a few times only."""
         with self._lock:
+            seen = self._image_formats.setdefault(kernel_name, set())
+            if image_formats and tuple(image_formats) not in seen:
+                if len(seen) >= MAX_IMAGE_FORMAT_VARIANTS:
+                    image_formats = ()
+                else:
+                    seen.add(tuple(image_formats))
+            key = (kernel_name, tuple(local_size), ids_fit_int, tuple(image_formats))
             found = self._functions.get(key)
             if found is None:
                 found = self._functions[key] = self._compile(*key)
         return found
 
-    def _compile(self, kernel_name: str, local_size: tuple[int, int, int], ids_fit_int: bool) -> WorkGroupFunction:
+    def _compile(self, kernel_name: str, local_size: tuple[int, int, int], ids_fit_int: bool,
+                 image_formats: tuple) -> WorkGroupFunction:
         from .codegen import compile_work_group
 
         function = self.work_group_ir(kernel_name, local_size, ids_fit_int)
-        return compile_work_group(function, self.kernels[kernel_name], self.options)
+        options = self.options.replace(image_formats=image_formats) if image_formats else self.options
+        return compile_work_group(function, self.kernels[kernel_name], options)
 
 
 @dataclass

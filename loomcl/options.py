@@ -60,6 +60,9 @@ class CompilerOptions:
     """-cl-denorms-are-zero: kernels run with subnormal inputs and results flushed to zero."""
     use_cache: bool = True
     """The on-disk object cache; it does not change the code, so it is not in the cache key."""
+    image_formats: tuple = ()
+    """((parameter index, channel order, data type), ...) of a launch's image arguments, which image
+    code is specialized for (set by the runtime per launch, never by a switch)."""
 
     # -- debugging the pipeline -----------------------------------------------------------------
     verify_each: bool = False

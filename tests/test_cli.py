@@ -115,10 +115,10 @@ def test_build_of_a_missing_file_says_so(tmp_path, capsys):
 def test_build_prints_warnings_to_stderr_and_succeeds(tmp_path, capsys, emit):
     path = tmp_path / "w.cl"
     path.write_text("kernel void k(global int *a) {\n    int spare;\n    a[0] = 1;\n}\n")
-    assert main(["build", str(path), "--emit", emit]) == 0
+    assert main(["build", str(path), "--emit", emit, "--options=-Wall"]) == 0
     err = capsys.readouterr().err
     assert err == f"{path}:2:9: warning: unused variable 'spare' [-Wunused-variable]\n    int spare;\n        ^\n"
-    assert main(["build", str(path), "--emit", emit, "--options=-Werror"]) == 1
+    assert main(["build", str(path), "--emit", emit, "--options=-Wall -Werror"]) == 1
     assert "error: unused variable 'spare' [-Werror,-Wunused-variable]" in capsys.readouterr().err
 
 

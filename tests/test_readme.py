@@ -39,7 +39,7 @@ def run_shown(command: str, **kwargs) -> subprocess.CompletedProcess:
     words = rest[len(env.split()):]
     variables = dict(word.split("=", 1) for word in env.split())
     argv = [sys.executable, "-m", "loomcl", *words[1:]] if program == "loomcl" else [sys.executable, *words[1:]]
-    return run(argv, env=variables, **kwargs)
+    return run(argv, env={**variables, **kwargs.pop("env", {})}, **kwargs)
 
 
 # Commands run elsewhere: by CI itself, or below with smaller sizes.
@@ -110,7 +110,36 @@ def test_print_after_prints_the_pass_to_stderr():
     assert result.stderr.startswith("; IR after fold-local-id-guards\nkernel @reduce(")
 
 
-@pytest.mark.parametrize("command", [c for c in shown_commands() if c.startswith("loomcl bench")])
+ICD_LINE = "export OCL_ICD_VENDORS=$(python3 -m loomcl icd | tail -1)"
+
+
+@pytest.mark.parametrize("command", [c for c in shown_commands() if "pyopencl_arrays.py" in c])
+def test_the_pyopencl_example_runs_on_loomcl_through_the_icd(command):
+    pytest.importorskip("pyopencl")
+    (block,) = [b for b in blocks("sh") if ICD_LINE in b]
+    assert command in block     # the README's three lines, run here as a reader's shell runs them
+    built = run([sys.executable, "-m", "loomcl", "icd"])
+    assert built.returncode == 0, built.stderr
+    vendor = built.stdout.splitlines()[-1]     # what `| tail -1` keeps
+    assert vendor.endswith("loomcl.icd") and Path(vendor).read_text().strip().endswith(".so")
+    result = run_shown(command, env={"OCL_ICD_VENDORS": vendor})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("platform: loomcl, device: ")
+    assert result.stdout.count("matches numpy") == 4 and "DIFFERS" not in result.stdout
+
+
+@pytest.mark.parametrize("command", [c for c in shown_commands() if c.startswith("loomcl bench --only icd")])
+def test_the_icd_bench_command_runs_quick(command, tmp_path):
+    words = command.split()[2:]
+    result = run([sys.executable, "-m", "loomcl", "bench", *words, "--quick", "--repeat", "1", "--no-pocl"],
+                 cwd=tmp_path, timeout=900)
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"^launch: empty kernel, 1 work-item +- +[\d.]+ +[\d.]+", result.stdout, re.M), result.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [c for c in shown_commands()
+                                     if c.startswith("loomcl bench") and "--only icd" not in c])
 def test_the_bench_commands_run_quick(command, tmp_path):
     words = command.split()[2:]
     result = run([sys.executable, "-m", "loomcl", "bench", *words, "--quick", "--only", "copyBuffer",
@@ -140,6 +169,7 @@ def test_the_cache_commands_run(command, tmp_path):
 
 def test_every_shown_command_is_run():
     covered = RUN_BY_CI | {"loomcl demo", "loomcl info"}
-    tested = ("examples/reduce.py", "--emit wg", "--emit llvm", "--print-after", "loomcl cache", *SHRUNK)
+    tested = ("examples/reduce.py", "examples/pyopencl_arrays.py", "-m loomcl icd", "--emit wg", "--emit llvm", "--print-after",
+              "loomcl cache", *SHRUNK)
     untested = [c for c in shown_commands() if c not in covered and not any(t in c for t in tested)]
     assert untested == [], f"README commands no test runs: {untested}"

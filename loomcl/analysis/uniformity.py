@@ -185,8 +185,9 @@ class Uniformity:
             for v in i.operands:
                 shape = shape.join(self.shape(v))
             return shape
-        if isinstance(i, (ins.Alloca, ins.AtomicRMW, ins.AtomicCmpXchg, ins.Call, ins.Printf)):
-            return VARYING  # per work-item effects: printf gives -1 to the calls whose record did not fit
+        if isinstance(i, (ins.Alloca, ins.AtomicRMW, ins.AtomicCmpXchg, ins.Call, ins.Printf, ins.ImageRead)):
+            return VARYING  # per work-item effects: printf gives -1 to the calls whose record did not fit;
+            # an image read may see another work-item's write
         if isinstance(i, ins.Load):
             p = i.pointer
             constant = isinstance(p.type, ty.PointerType) and p.type.address_space is ty.AddressSpace.CONSTANT
@@ -201,7 +202,7 @@ class Uniformity:
             return s if s.kind is not Kind.CONSECUTIVE or keeps_stride else VARYING
         if isinstance(i, ins.FieldPtr):
             return self.shape(i.base)
-        if i.is_terminator or isinstance(i, (ins.Store, ins.Barrier, ins.Fence)):
+        if i.is_terminator or isinstance(i, (ins.Store, ins.Barrier, ins.Fence, ins.ImageWrite)):
             return UNIFORM  # no value; keeps the lattice total
         return self._all_uniform(i)
 

@@ -1,5 +1,10 @@
 """`loomcl bench` / `python -m loomcl.bench`: the suite on loomcl and PoCL side by side.
 
+After the kernel suite comes the ICD section (icd_section.py): launches and pyopencl.array calls
+through pyopencl on loomcl's ICD beside pyopencl on PoCL and loomcl's own API, in µs per call. It is
+selected like a family of cases: it runs by default, `--only icd` runs it alone, `--no-icd` leaves it
+out.
+
 main(argv) is what loomcl/cli.py calls. Exit status: 0 when every implementation that ran agreed with
 numpy on every row, 1 when any row mismatched or errored, 2 for bad arguments.
 """
@@ -9,16 +14,19 @@ import argparse
 import sys
 
 from ..runtime import host_info
-from . import configs, impls, machine, report, runner
+from . import configs, icd_report, icd_section, impls, machine, report, runner
 from .suite import select
 
 QUICK_MACHINE = (1 << 22, 256, 3)     # copy elements, fma iterations, repeats
 FULL_MACHINE = (1 << 24, 2048, 5)
+ICD_SECTION = "icd"           # its name for --only
+ICD_BATCH_S, ICD_QUICK_BATCH_S = 0.05, 0.01     # each target's time on one call per round
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="loomcl bench", description=__doc__.splitlines()[0])
-    p.add_argument("--only", metavar="NAME[,NAME]", help="cases whose name matches (substring or glob)")
+    p.add_argument("--only", metavar="NAME[,NAME]",
+                   help="cases whose name matches (substring or glob) or family is NAME; 'icd': the ICD section")
     p.add_argument("--quick", action="store_true", help="small sizes: a smoke test of the whole suite")
     p.add_argument("--threads", type=int, metavar="N", help="worker threads for loomcl and PoCL")
     p.add_argument("--repeat", type=int, metavar="N", help="timed runs per implementation (default 5, quick 3)")
@@ -30,6 +38,8 @@ def parser() -> argparse.ArgumentParser:
                        if c.name != "default"))
     p.add_argument("--no-pocl", action="store_true", help="do not run PoCL")
     p.add_argument("--no-loomcl", action="store_true", help="do not run loomcl")
+    p.add_argument("--no-icd", action="store_true",
+                   help="leave out the ICD section (pyopencl on loomcl's ICD beside pyopencl on PoCL)")
     p.add_argument("--list", action="store_true", help="list the cases and exit")
     return p
 
@@ -60,13 +70,21 @@ def progress(index: int, total: int, row: runner.Row) -> str:
     return f"[{index:2}/{total}] {row.case.name} ({row.size}): " + ", ".join(parts)
 
 
+def icd_selected(args) -> bool:
+    """The ICD section runs unless --no-icd; with --only, when 'icd' is one of the names."""
+    if args.no_icd:
+        return False
+    return not args.only or ICD_SECTION in [name.strip().lower() for name in args.only.split(",")]
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     cases = select(args.only)
     if args.list:
         print(list_cases(cases))
         return 0
-    if not cases:
+    with_icd = icd_selected(args)
+    if not cases and not with_icd:
         log(f"no case matches {args.only!r}")
         return 2
     try:
@@ -81,13 +99,33 @@ def main(argv: list[str] | None = None) -> int:
     if repeat < 1:
         log("--repeat must be at least 1")
         return 2
+    settings = {"quick": args.quick, "threads": args.threads, "repeat": repeat, "only": args.only,
+                "configs": {c.name: {"options": c.options, "threads": c.threads} for c in chosen}}
 
+    status, record = 0, report.header(settings)
+    if cases:
+        status, suite_record = run_suite(args, cases, chosen, repeat, settings)
+        record = suite_record or record
+    if with_icd:
+        section = run_icd(args, repeat)
+        print(("\n" if cases else "") + icd_report.summary(section))
+        record["icd"] = icd_report.to_json(section)
+        status = max(status, icd_exit_status(section))
+    if args.json:
+        report.write_json(args.json, record)
+        log(f"wrote {args.json}")
+    return status
+
+
+def run_suite(args, cases, chosen, repeat: int, settings: dict) -> tuple[int, dict | None]:
+    """The kernel suite: (exit status, the JSON record), printing its summary; (1, None) when no
+    implementation opened."""
     opened, unavailable = open_implementations(args, chosen)
     for line in unavailable:
         log(line)
     if not opened:
         log("nothing to run: no implementation is available")
-        return 1
+        return 1, None
     names = [impl.name for impl in opened]
     log("running on: " + ", ".join(f"{i.name} ({i.device_name})" for i in opened))
 
@@ -104,15 +142,30 @@ def main(argv: list[str] | None = None) -> int:
     limits = limits.merge(machine.measure(opened, n, fma_iters, machine_repeat, threads))
 
     print(report.summary(rows, names, limits, unavailable))
-    settings = {"quick": args.quick, "threads": args.threads, "repeat": repeat, "only": args.only,
-                "configs": {c.name: {"options": c.options, "threads": c.threads} for c in chosen}}
-    if args.json:
-        report.write_json(args.json, report.to_json(rows, names, limits, settings, unavailable))
-        log(f"wrote {args.json}")
     if args.plot:
         _plot_module().plot(args.plot, rows, names, limits)
         log(f"wrote {args.plot}")
-    return exit_status(rows)
+    return exit_status(rows), report.to_json(rows, names, limits, settings, unavailable)
+
+
+def run_icd(args, repeat: int) -> icd_section.IcdSection:
+    impls.set_pocl_threads(args.threads)     # the workers inherit it
+    targets = [t for t in icd_section.TARGETS
+               if not (t == "pocl" and args.no_pocl or t in ("loomcl", "icd") and args.no_loomcl)]
+    sizes = icd_section.QUICK_SIZES if args.quick else icd_section.SIZES
+    batch_s = ICD_QUICK_BATCH_S if args.quick else ICD_BATCH_S
+    return icd_section.run(targets, sizes, repeat, batch_s, args.threads, log)
+
+
+def icd_exit_status(section: icd_section.IcdSection) -> int:
+    if not section.devices:
+        log("ICD section: nothing to run: no target is available")
+        return 1
+    failed = [c for row in section.rows for c in row.cells.values() if c.status in ("mismatch", "error")]
+    if failed:
+        log(f"FAILED: {len(failed)} call(s) through pyopencl disagree with numpy or errored (see above)")
+        return 1
+    return 0
 
 
 def exit_status(rows: list[runner.Row]) -> int:

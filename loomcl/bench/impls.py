@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 
 import numpy as np
@@ -58,7 +59,15 @@ INSTALL_POCL = ("; to compare with PoCL, install it: apt-get install -y pocl-ope
                 "python3 -m pip install pyopencl")
 
 
+def names_loomcls_icd(vendors: str | None) -> bool:
+    """Whether OCL_ICD_VENDORS names loomcl's vendor file (a shell set up for pyopencl on loomcl, as the
+    README says): the loader then lists loomcl alone, and PoCL is hidden."""
+    return bool(vendors) and Path(vendors).name == "loomcl.icd"
+
+
 def open_pocl() -> Implementation | str:
+    if names_loomcls_icd(os.environ.get("OCL_ICD_VENDORS")):
+        del os.environ["OCL_ICD_VENDORS"]   # read when pyopencl first lists the platforms, just below
     try:
         import pyopencl as cl
     except Exception as exc:  # noqa: BLE001 - any import failure means "not available"
@@ -71,7 +80,7 @@ def open_pocl() -> Implementation | str:
         if "portable computing language" in platform.name.lower() or "pocl" in platform.vendor.lower():
             devices = platform.get_devices()
             if devices:
-                return _open("PoCL", "pocl", cl, devices[0], "")
+                return open_device("PoCL", "pocl", cl, devices[0], "")
     return "PoCL not available: pyopencl has no PoCL platform" + INSTALL_POCL
 
 
@@ -81,7 +90,7 @@ def open_loomcl(config: Config, threads: int | None) -> Implementation | str:
     try:
         import loomcl as cl
         device = cl.get_platforms()[0].get_devices()[0]
-        impl = _open(name, "loomcl", cl, device, config.options)
+        impl = open_device(name, "loomcl", cl, device, config.options)
         impl.threads = count
         _probe(impl)
         return impl
@@ -89,7 +98,7 @@ def open_loomcl(config: Config, threads: int | None) -> Implementation | str:
         return f"{name} not available: {type(exc).__name__}: {first_line(str(exc))}"
 
 
-def _open(name, kind, cl, device, options) -> Implementation:
+def open_device(name, kind, cl, device, options) -> Implementation:
     context = cl.Context([device])
     queue = cl.CommandQueue(context, properties=cl.command_queue_properties.PROFILING_ENABLE)
     return Implementation(name, kind, cl, context, queue, device.name.strip(), options)

@@ -78,10 +78,16 @@ def table(rows: list[Row], names: list[str], limits: Limits) -> str:
         lines.append([row.case.name, row.size, *[cell(row, n) for n in names],
                       *[f"{r:.2f}x" if r else "" for r in ratios], *rates,
                       f"{row.numpy_ms:.2f}" if row.numpy_ms is not None else ""])
-    filled = [i for i in range(len(header)) if any(line[i] not in ("", "-") for line in lines[1:])]
-    lines = [[line[i] for i in filled] for line in lines]  # a column nobody filled says nothing
+    return aligned(lines, left=2)
+
+
+def aligned(lines: list[list[str]], left: int) -> str:
+    """A header line and rows as text columns: the first `left` to the left, the rest to the right, a rule
+    under the header; a column nobody filled (only '' or '-') is left out, since it says nothing."""
+    filled = [i for i in range(len(lines[0])) if any(line[i] not in ("", "-") for line in lines[1:])]
+    lines = [[line[i] for i in filled] for line in lines]
     widths = [max(len(line[i]) for line in lines) for i in range(len(filled))]
-    text = ["  ".join(v.ljust(w) if i < 2 else v.rjust(w) for i, (v, w) in enumerate(zip(line, widths)))
+    text = ["  ".join(v.ljust(w) if i < left else v.rjust(w) for i, (v, w) in enumerate(zip(line, widths)))
             for line in lines]
     text.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(line.rstrip() for line in text)
@@ -128,8 +134,8 @@ def git_commit() -> str | None:
         return None
 
 
-def to_json(rows: list[Row], names: list[str], limits: Limits, settings: dict, unavailable: list[str]) -> dict:
-    """The tracking record. Schema 'loomcl-bench/1': times in ms; ratio = PoCL time / variant time."""
+def header(settings: dict) -> dict:
+    """What every record starts with: the schema, when, which commit, on what, with which settings."""
     return {
         "schema": SCHEMA,
         "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -137,6 +143,13 @@ def to_json(rows: list[Row], names: list[str], limits: Limits, settings: dict, u
         "host": {"machine": platform.machine(), "processor": platform.processor(),
                  "python": platform.python_version()},
         "settings": settings,
+    }
+
+
+def to_json(rows: list[Row], names: list[str], limits: Limits, settings: dict, unavailable: list[str]) -> dict:
+    """The tracking record. Schema 'loomcl-bench/1': times in ms; ratio = PoCL time / variant time."""
+    return {
+        **header(settings),
         "implementations": names,
         "unavailable": unavailable,
         "machine": {"copy_gbs": limits.bandwidth_gbs, "numpy_copy_gbs": limits.numpy_copy_gbs,

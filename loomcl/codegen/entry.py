@@ -231,7 +231,7 @@ def _param_from_slot(lines: list[str], i: int, t: ty.Type, kind: ParamKind) -> s
     slot, name, lt = f"%slot{i}", f"%param{i}", llvm_type(t)
     if kind == ParamKind.LOCAL_POINTER:
         lines.append(f"  {name} = getelementptr inbounds i8, ptr %arena, i64 {slot}")
-    elif kind in (ParamKind.GLOBAL_POINTER, ParamKind.CONSTANT_POINTER):
+    elif kind in (ParamKind.GLOBAL_POINTER, ParamKind.CONSTANT_POINTER, ParamKind.IMAGE):
         lines.append(f"  {name} = inttoptr i64 {slot} to ptr")
     elif kind == ParamKind.BY_VALUE:
         lines.append(f"  {name}.ptr = inttoptr i64 {slot} to ptr")

@@ -31,6 +31,7 @@ from ..options import CompilerOptions
 from .errors import CodegenError
 from . import llvm_libm_fmod
 from .llvm_checks import CheckEmitter
+from .llvm_image import HANDLERS as IMAGE_HANDLERS
 from .llvm_math import emit_math
 from .llvm_module import LAUNCH_TYPE, ModuleText, quote
 from .llvm_printf import printf_helper
@@ -525,6 +526,7 @@ _HANDLERS = {
     ins.Switch: FunctionEmitter.switch,
     ins.Return: FunctionEmitter.ret,
     ins.Unreachable: FunctionEmitter.unreachable,
+    **IMAGE_HANDLERS,
 }
 
 

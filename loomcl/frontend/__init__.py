@@ -31,7 +31,7 @@ def parse_program(source: str, options: BuildOptions | None = None, filename: st
     function it declares may be defined in another (sema.py)."""
     options = options or BuildOptions()
     diags = Diagnostics(warnings_as_errors=options.warnings_as_errors,
-                        suppress_warnings=options.suppress_warnings)
+                        suppress_warnings=options.suppress_warnings, warn_all=options.warn_all)
     tokens = preprocess(SourceFile(filename, source), options, diags, headers or {})
     finish_tokens(tokens, diags, options.single_precision_constant)
     tu = parse(tokens, diags)

@@ -504,6 +504,7 @@ class VarDecl:
     type: Type
     init: Optional[Expr] = None
     is_program_scope: bool = False
+    sampler_bits: Optional[int] = None      # a `const sampler_t`: its folded initializer (no storage)
 
     @property
     def address_space(self) -> AddressSpace:

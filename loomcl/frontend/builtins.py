@@ -190,6 +190,20 @@ class Builtin(enum.Enum):
     ATOMIC_OR = enum.auto()
     ATOMIC_XOR = enum.auto()
     ATOMIC_CMPXCHG = enum.auto()
+    # image functions (6.12.14), resolved by sema_image.py (not named GET_: they are no work-item queries)
+    READ_IMAGEF = enum.auto()
+    READ_IMAGEI = enum.auto()
+    READ_IMAGEUI = enum.auto()
+    WRITE_IMAGEF = enum.auto()
+    WRITE_IMAGEI = enum.auto()
+    WRITE_IMAGEUI = enum.auto()
+    IMAGE_WIDTH = enum.auto()
+    IMAGE_HEIGHT = enum.auto()
+    IMAGE_DEPTH = enum.auto()
+    IMAGE_ARRAY_SIZE = enum.auto()
+    IMAGE_DIM = enum.auto()
+    IMAGE_CHANNEL_DATA_TYPE = enum.auto()
+    IMAGE_CHANNEL_ORDER = enum.auto()
 
     @property
     def is_work_item_query(self) -> bool:

@@ -65,13 +65,17 @@ class OptionError(ValueError):
         super().__init__(f"{reason}: '{option}'")
 
 
+WALL_ONLY = {"unused-variable"}  # as in clang, shown only under -Wall
+
+
 class Diagnostics:
     """The collector every stage reports to."""
 
-    def __init__(self, warnings_as_errors: bool = False, suppress_warnings: bool = False):
+    def __init__(self, warnings_as_errors: bool = False, suppress_warnings: bool = False, warn_all: bool = False):
         self.messages: list[Diagnostic] = []
         self.warnings_as_errors = warnings_as_errors
         self.suppress_warnings = suppress_warnings
+        self.warn_all = warn_all
 
     def error(self, location: Location, message: str, length: int = 1) -> None:
         self.messages.append(Diagnostic(Severity.ERROR, location, message, length))
@@ -79,7 +83,7 @@ class Diagnostics:
     def warning(self, location: Location, message: str, flag: str | None = None, length: int = 1) -> None:
         """A warning named, as clang names it, by its flag: `unused-value` shows as
         "[-Wunused-value]", or "[-Werror,-Wunused-value]" when -Werror makes it an error."""
-        if self.suppress_warnings:
+        if self.suppress_warnings or flag in WALL_ONLY and not self.warn_all:
             return
         severity = Severity.ERROR if self.warnings_as_errors else Severity.WARNING
         if flag is not None:

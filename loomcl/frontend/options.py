@@ -44,6 +44,7 @@ class BuildOptions:
     debug_info: bool = False
     suppress_warnings: bool = False
     warnings_as_errors: bool = False
+    warn_all: bool = False  # -Wall: also the warnings clang keeps for it (unused variables)
 
 
 # Flag options: option text -> BuildOptions field set to True.
@@ -60,6 +61,7 @@ _FLAGS = {
     "-g": "debug_info",
     "-w": "suppress_warnings",
     "-Werror": "warnings_as_errors",
+    "-Wall": "warn_all",
 }
 # Standard options that change nothing for a CPU device.
 _IGNORED = {"-cl-strict-aliasing", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp",

@@ -19,7 +19,8 @@ from . import ast as A
 from . import types as T
 from .source import Location
 from .tokens import Token, TokenKind
-from .unsupported import BLOCKS, PIPE_KEYWORD, PIPES, TYPES as UNSUPPORTED_TYPES, message as unsupported
+from .unsupported import (BLOCKS, PIPE_KEYWORD, PIPES, READ_WRITE_IMAGES, TYPES as UNSUPPORTED_TYPES,
+                          message as unsupported)
 
 _TYPE_WORDS = {"void", "bool", "_Bool", "char", "short", "int", "long", "signed", "unsigned",
                "float", "double", "half"}
@@ -31,9 +32,9 @@ _ADDRESS_SPACES = {
     "__private": T.AddressSpace.PRIVATE, "private": T.AddressSpace.PRIVATE,
     "__generic": T.AddressSpace.GENERIC, "generic": T.AddressSpace.GENERIC,
 }
-_ACCESS_QUALIFIERS = {"__read_only", "read_only", "__write_only", "write_only", "__read_write",
-                      "read_write"}
-_SPECIFIER_WORDS = (_TYPE_WORDS | _CV | set(_ADDRESS_SPACES) | _ACCESS_QUALIFIERS |
+_ACCESS_QUALIFIERS = {"__read_only": "read_only", "read_only": "read_only", "__write_only": "write_only",
+                      "write_only": "write_only", "__read_write": "read_write", "read_write": "read_write"}
+_SPECIFIER_WORDS = (_TYPE_WORDS | _CV | set(_ADDRESS_SPACES) | set(_ACCESS_QUALIFIERS) |
                     {"typedef", "static", "extern", "__kernel", "kernel", "inline", "__inline",
                      "__inline__", "__attribute__", "struct", "union", "enum"})
 
@@ -85,6 +86,7 @@ class DeclarationParser:
         spec = DeclSpec(start.loc, T.INT)
         words: list[str] = []
         quals = {"const": False, "volatile": False, "restrict": False, "address_space": None}
+        access: list[Token] = []      # image access qualifiers as written
         named: T.Type | None = None   # a typedef name or a struct/union/enum specifier
         while True:
             tok = self.peek()
@@ -106,12 +108,33 @@ class DeclarationParser:
                 self.next()
                 named = self.enum_specifier(tok, spec) if tok.text == "enum" else \
                     self.record_specifier(tok, spec)
+            elif tok.text in _ACCESS_QUALIFIERS:
+                access.append(self.next())
             else:
                 self._specifier_word(spec, words, quals)
         spec.type = self._base_type(start, words, named).with_quals(T.Qualifiers(**quals))
         if named is not None:
-            spec.type = T.qualified(named, T.Qualifiers(**quals))
+            spec.type = T.qualified(self._with_access(named, access), T.Qualifiers(**quals))
+        elif access:
+            self.diags.error(access[0].loc, "access qualifier can only be used for pipe and image type",
+                             len(access[0].text))
         return spec
+
+    def _with_access(self, t: T.Type, access: list[Token]) -> T.Type:
+        """An image type with its access qualifier (read_only unless written; OpenCL C 6.6)."""
+        if not access:
+            return t
+        tok = access[0]
+        if not t.is_image:
+            if not t.is_error:
+                self.diags.error(tok.loc, "access qualifier can only be used for pipe and image type", len(tok.text))
+            return t
+        if len(access) > 1:
+            self.diags.error(access[1].loc, "multiple access qualifiers", len(access[1].text))
+        if _ACCESS_QUALIFIERS[tok.text] == "read_write":
+            self.diags.error(tok.loc, unsupported(tok.text, READ_WRITE_IMAGES), len(tok.text))
+            return T.ERROR
+        return T.image_type(t.name, _ACCESS_QUALIFIERS[tok.text])
 
     def _specifier_word(self, spec: DeclSpec, words: list[str], quals: dict) -> None:
         tok = self.peek()

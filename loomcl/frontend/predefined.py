@@ -108,6 +108,49 @@ _COMMON = """
 #define __IMAGE_SUPPORT__ 1
 """
 
+# Image and sampler constants (spec 6.12.14): sampler bits as codegen/image_abi.py defines them (clang's
+# values), channel orders and data types as the C API's CL_* codes, which get_image_channel_order and
+# get_image_channel_data_type return (tests/frontend/test_images.py holds them together).
+_IMAGES = """
+#define CLK_NORMALIZED_COORDS_FALSE 0
+#define CLK_NORMALIZED_COORDS_TRUE 1
+#define CLK_ADDRESS_NONE 0
+#define CLK_ADDRESS_CLAMP_TO_EDGE 2
+#define CLK_ADDRESS_CLAMP 4
+#define CLK_ADDRESS_REPEAT 6
+#define CLK_ADDRESS_MIRRORED_REPEAT 8
+#define CLK_FILTER_NEAREST 0x10
+#define CLK_FILTER_LINEAR 0x20
+#define CLK_R 0x10B0
+#define CLK_A 0x10B1
+#define CLK_RG 0x10B2
+#define CLK_RA 0x10B3
+#define CLK_RGB 0x10B4
+#define CLK_RGBA 0x10B5
+#define CLK_BGRA 0x10B6
+#define CLK_ARGB 0x10B7
+#define CLK_INTENSITY 0x10B8
+#define CLK_LUMINANCE 0x10B9
+#define CLK_Rx 0x10BA
+#define CLK_RGx 0x10BB
+#define CLK_RGBx 0x10BC
+#define CLK_SNORM_INT8 0x10D0
+#define CLK_SNORM_INT16 0x10D1
+#define CLK_UNORM_INT8 0x10D2
+#define CLK_UNORM_INT16 0x10D3
+#define CLK_UNORM_SHORT_565 0x10D4
+#define CLK_UNORM_SHORT_555 0x10D5
+#define CLK_UNORM_INT_101010 0x10D6
+#define CLK_SIGNED_INT8 0x10D7
+#define CLK_SIGNED_INT16 0x10D8
+#define CLK_SIGNED_INT32 0x10D9
+#define CLK_UNSIGNED_INT8 0x10DA
+#define CLK_UNSIGNED_INT16 0x10DB
+#define CLK_UNSIGNED_INT32 0x10DC
+#define CLK_HALF_FLOAT 0x10DD
+#define CLK_FLOAT 0x10DE
+"""
+
 
 DEFAULT_C_VERSION = 120
 _OPENCL_C_3_FEATURES = ("__opencl_c_fp64", "__opencl_c_int64", "__opencl_c_images",
@@ -117,7 +160,7 @@ _OPENCL_C_3_FEATURES = ("__opencl_c_fp64", "__opencl_c_int64", "__opencl_c_image
 def predefined_source(options: BuildOptions) -> str:
     """The #define lines for `options` (the OpenCL C version depends on -cl-std)."""
     version = _VERSIONS.get(options.cl_std, DEFAULT_C_VERSION)
-    lines = [_COMMON, f"#define __OPENCL_C_VERSION__ {version}"]
+    lines = [_COMMON, _IMAGES, f"#define __OPENCL_C_VERSION__ {version}"]
     if version >= 300:
         lines += [f"#define {feature} 1" for feature in _OPENCL_C_3_FEATURES]
     if options.fast_relaxed_math:

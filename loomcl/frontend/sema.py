@@ -24,6 +24,7 @@ from .diagnostics import Diagnostics
 from .options import BuildOptions
 from .overload import resolve
 from .sema_expr import ExpressionChecker
+from .sema_image import IMAGE_FUNCTIONS, ImageChecker
 from .sema_init import InitializerChecker
 from .sema_printf import PrintfChecker
 from .sema_record import RecordChecker
@@ -35,7 +36,7 @@ _TAG_DECLS = (A.RecordDecl, A.EnumDecl)   # checked where they stand, then dropp
 _KERNEL_POINTER_SPACES = (T.AddressSpace.GLOBAL, T.AddressSpace.CONSTANT, T.AddressSpace.LOCAL)
 
 
-class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, WarningChecker):
+class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, WarningChecker, ImageChecker):
     def __init__(self, options: BuildOptions, diags: Diagnostics):
         self.diags = diags
         # An explicit -cl-std is strict: unqualified pointees are private (OpenCL C 1.x, and 3.0
@@ -69,6 +70,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
     # ---- types --------------------------------------------------------------------------------
     def resolve_type(self, t: T.Type, loc) -> T.Type:
         """t with array lengths folded and pointee address spaces defaulted."""
+        if self.refuse_image_container(t, loc):
+            return T.ERROR
         if isinstance(t, T.ArrayType):
             element = self.resolve_type(t.element, loc)
             if element.is_array and element.length is None:
@@ -107,7 +110,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
                 self.tag_decl(decl)
             else:
                 self.var_decl(decl, program_scope=True)
-        tu.decls = [d for d in tu.decls if not isinstance(d, _TAG_DECLS)]
+        tu.decls = [d for d in tu.decls if not isinstance(d, _TAG_DECLS) and not _is_sampler_variable(d)]
         self.link_calls()
         self.check_recursion()
         return tu
@@ -136,6 +139,9 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
     def check_signature(self, f: A.FunctionDecl) -> None:
         f.result_type = self.resolve_type(f.result_type, f.loc)
         self.refuse_half_declaration(f.result_type, f.loc, "function return value")
+        if f.result_type.is_image or f.result_type.is_sampler:
+            self.diags.error(f.loc, f"declaring function return value of type '{f.result_type}' is "
+                                    f"not allowed")
         for p in f.params:
             if f.is_kernel:
                 self.check_kernel_param(p)
@@ -158,7 +164,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
             p.type = T.ERROR
 
     def check_kernel_param(self, p: A.ParamDecl) -> None:
-        if p.type.is_pointer and p.type.pointee.address_space not in _KERNEL_POINTER_SPACES:
+        if p.type.is_pointer and p.type.pointee.address_space not in _KERNEL_POINTER_SPACES \
+                and not (p.type.pointee.is_image or p.type.pointee.is_sampler):  # resolve_type reports those
             self.diags.error(p.loc, "pointer arguments to kernel functions must reside in "
                                     "'__global', '__constant', or '__local' address space")
         elif p.type.unqualified() == T.BOOL:
@@ -203,6 +210,9 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
     # ---- variables ----------------------------------------------------------------------------
     def var_decl(self, d: A.VarDecl, program_scope: bool = False) -> None:
         d.type = self.resolve_type(d.type, d.loc)
+        if self.image_variable(d, program_scope):
+            self.declare(d.name, d, d.loc)
+            return
         space = self.variable_space(d, program_scope)
         if space is not None:
             d.type = T.with_address_space(d.type, space)
@@ -260,7 +270,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
                 self.tag_decl(d)
             else:
                 self.var_decl(d)
-        s.decls = [d for d in s.decls if not isinstance(d, _TAG_DECLS)]
+        s.decls = [d for d in s.decls if not isinstance(d, _TAG_DECLS) and not _is_sampler_variable(d)]
 
     def stmt_ExprStmt(self, s: A.ExprStmt) -> None:
         s.expr = self.check(s.expr)
@@ -390,6 +400,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
         args = [self.rvalue(a) for a in e.args]
         if isinstance(decl, A.FunctionDecl):
             return self.user_call(e, decl, args)
+        if decl is None and name in IMAGE_FUNCTIONS:
+            return self.image_call(e, name, args)
         if decl is None and is_builtin(name):
             return self.builtin_call(e, name, args)
         if decl is None:
@@ -483,6 +495,11 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
             else:
                 self.visit_calls(callee, graph, state)
         state[name] = "done"
+
+
+def _is_sampler_variable(d) -> bool:
+    """A `const sampler_t` or an image variable: no storage (its references are its constant)."""
+    return isinstance(d, A.VarDecl) and (d.type.is_sampler or d.type.is_image or d.sampler_bits is not None)
 
 
 def _poisoned(e: A.Expr) -> A.Expr:

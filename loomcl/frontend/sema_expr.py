@@ -122,6 +122,8 @@ class ExpressionChecker(VectorChecker, HalfChecker):
             return self.enum_constant_ref(e, decl)
         e.decl, e.type, e.lvalue = decl, decl.type, True
         self.note_use(decl)
+        if isinstance(decl, A.VarDecl) and decl.sampler_bits is not None:
+            return A.IntLiteral(e.loc, decl.sampler_bits, type=T.SAMPLER)  # a sampler is its constant
         if isinstance(decl, A.ParamDecl):  # parameters are private variables
             e.type = T.with_address_space(decl.type, T.AddressSpace.PRIVATE)
         return e
@@ -311,6 +313,9 @@ class ExpressionChecker(VectorChecker, HalfChecker):
             self.diags.error(loc, "expression is not assignable")
         elif t.is_array:
             self.diags.error(loc, f"array type '{t}' is not assignable")
+        elif t.is_image or t.is_sampler:
+            self.diags.error(loc, f"cannot assign to a variable of type '{t.unqualified()}' (images and "
+                                  f"samplers are not assignable)")
         elif t.address_space is T.AddressSpace.CONSTANT:
             self.diags.error(loc, "cannot assign to a variable in the __constant address space")
         elif t.quals.const:

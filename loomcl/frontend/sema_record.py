@@ -63,6 +63,8 @@ class RecordChecker:
             problem = f"duplicate member '{name}'"
         elif t.is_function:
             problem = f"field '{name}' declared as a function"
+        elif t.is_image or t.is_sampler:
+            problem = f"the '{t.unqualified()}' type cannot be used to declare a structure or union field"
         elif t.address_space is not None:
             problem = f"field '{name}' may not be qualified with an address space"
         elif not _has_size(t):

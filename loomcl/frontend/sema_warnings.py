@@ -1,8 +1,9 @@
 """Warnings, worded and flagged as clang words them, for code that is legal but probably wrong.
 
 * `unused variable 'x' [-Wunused-variable]`: a function-scope variable that nothing names after
-  its declaration (an assignment names it, as in clang). Clang shows it under -Wall; OpenCL users
-  expect it of their driver's build log, so loomcl shows it by default.
+  its declaration (an assignment names it, as in clang). Shown under -Wall only, as clang (and so
+  PoCL) does: generated kernels (pyopencl's) are full of unused variables, and a default warning
+  makes every build of theirs report compiler output.
 * `expression result unused [-Wunused-value]`, or `equality comparison result unused` /
   `relational comparison result unused [-Wunused-comparison]`: an expression statement that
   computes a value and does nothing else (no assignment, increment or call inside). A cast to

@@ -72,6 +72,8 @@ class Type:
     is_record = False
     is_error = False
     is_event = False
+    is_image = False
+    is_sampler = False
 
     @property
     def is_arithmetic(self) -> bool:
@@ -191,6 +193,34 @@ class EventType(Type):
 
     def base_spelling(self) -> str:
         return "event_t"
+
+
+@dataclass(frozen=True, repr=False)
+class ImageType(Type):
+    """image1d_t .. image3d_t (spec 6.1.3) with its access qualifier, read_only unless written.
+    A value is a handle: the address of the image's descriptor (codegen/image_abi.py). Images are
+    function parameters only: never stored, compared or returned (spec 6.9.b)."""
+
+    name: str = "image2d_t"
+    access: str = "read_only"  # or "write_only"
+
+    is_image = True
+    size = 8
+
+    def base_spelling(self) -> str:
+        return f"__{self.access} {self.name}"
+
+
+@dataclass(frozen=True, repr=False)
+class SamplerType(Type):
+    """sampler_t (spec 6.1.3, 6.12.14.1): the sampler's bits (codegen/image_abi.py), a 32-bit
+    integer; a constant wherever a `const sampler_t` initializer names it."""
+
+    is_sampler = True
+    size = 4
+
+    def base_spelling(self) -> str:
+        return "sampler_t"
 
 
 @dataclass(frozen=True, repr=False)
@@ -422,6 +452,13 @@ HALF = _intern(FloatType(name="half", bits=16))
 FLOAT = _intern(FloatType(name="float", bits=32))
 DOUBLE = _intern(FloatType(name="double", bits=64))
 EVENT = _intern(EventType())
+SAMPLER = _intern(SamplerType())
+IMAGE_TYPE_NAMES = ("image1d_t", "image1d_array_t", "image1d_buffer_t", "image2d_t", "image2d_array_t",
+                    "image3d_t")
+
+
+def image_type(name: str, access: str = "read_only") -> ImageType:
+    return _intern(ImageType(name=name, access=access))
 
 SIZE_T = ULONG
 PTRDIFF_T = LONG
@@ -434,6 +471,8 @@ BUILTIN_TYPE_NAMES: dict[str, Type] = {
     "uchar": UCHAR, "ushort": USHORT, "uint": UINT, "ulong": ULONG,
     "size_t": SIZE_T, "ptrdiff_t": PTRDIFF_T, "intptr_t": LONG, "uintptr_t": ULONG,
     "event_t": EVENT,
+    "sampler_t": SAMPLER,
+    **{name: image_type(name) for name in IMAGE_TYPE_NAMES},
 }
 for _scalar in (CHAR, UCHAR, SHORT, USHORT, INT, UINT, LONG, ULONG, FLOAT, DOUBLE, HALF):
     for _n in (2, 3, 4, 8, 16):

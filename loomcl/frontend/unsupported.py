@@ -1,10 +1,10 @@
 """OpenCL C features loomcl does not implement yet, named so that a program using one is told so.
 
-Without these tables a kernel that uses images would fail with "type specifier missing" or "use of
+Without these tables a kernel that uses pipes would fail with "type specifier missing" or "use of
 undeclared function", which reads like a typo in the user's program. Instead, every type, builtin
 function and predefined constant of an unimplemented feature gives, at its source location,
 
-    kernel.cl:1:29: error: 'image2d_t': images are not supported by loomcl yet
+    kernel.cl:1:29: error: 'image2d_depth_t': depth and multisample images are not supported by loomcl yet
 
 The parser takes the type names as types (of the error type, so nothing else is reported about the
 declarations that use them); sema looks functions and constants up here only when they are not
@@ -12,8 +12,10 @@ builtins or user declarations, so a feature that gets implemented simply shadows
 """
 from __future__ import annotations
 
-IMAGES = "images are"
-SAMPLERS = "samplers are"
+IMAGES = "depth and multisample images are"
+READ_WRITE_IMAGES = "read_write images (OpenCL C 2.0) are"
+HALF_IMAGES = "half-precision image functions (cl_khr_fp16) are"
+IMAGE_LEVELS = "multisample and mipmapped image queries are"
 PIPES = "pipes are"
 ENQUEUE = "device-side enqueue is"
 GENERIC_CASTS = "casts out of the generic address space are"
@@ -36,10 +38,8 @@ _COLLECTIVE_OPS = " ".join(f"work_group_{kind}_{op}" for kind in ("reduce", "sca
                            for op in ("add", "min", "max"))
 
 TYPES = {
-    **_names(IMAGES, "image1d_t image1d_array_t image1d_buffer_t image2d_t image2d_array_t "
-                     "image2d_depth_t image2d_array_depth_t image2d_msaa_t image2d_array_msaa_t "
-                     "image2d_msaa_depth_t image2d_array_msaa_depth_t image3d_t"),
-    **_names(SAMPLERS, "sampler_t"),
+    **_names(IMAGES, "image2d_depth_t image2d_array_depth_t image2d_msaa_t image2d_array_msaa_t "
+                     "image2d_msaa_depth_t image2d_array_msaa_depth_t"),
     **_names(PIPES, "reserve_id_t"),
     **_names(ENQUEUE, "queue_t ndrange_t clk_event_t kernel_enqueue_flags_t clk_profiling_info"),
     **_names(ATOMICS_2, "atomic_int atomic_uint atomic_long atomic_ulong atomic_float atomic_double "
@@ -49,10 +49,8 @@ TYPES = {
 PIPE_KEYWORD = "pipe"  # a type only before another type (`pipe int p`): OpenCL C 1.2 may name things so
 
 FUNCTIONS = {
-    **_names(IMAGES, "read_imagef read_imagei read_imageui read_imageh write_imagef write_imagei "
-                     "write_imageui write_imageh get_image_width get_image_height get_image_depth "
-                     "get_image_channel_data_type get_image_channel_order get_image_dim "
-                     "get_image_array_size get_image_num_samples get_image_num_mip_levels"),
+    **_names(HALF_IMAGES, "read_imageh write_imageh"),
+    **_names(IMAGE_LEVELS, "get_image_num_samples get_image_num_mip_levels"),
     **_names(PIPES, "read_pipe write_pipe reserve_read_pipe reserve_write_pipe commit_read_pipe "
                     "commit_write_pipe is_valid_reserve_id get_pipe_num_packets get_pipe_max_packets "
                     "work_group_reserve_read_pipe work_group_reserve_write_pipe "
@@ -71,15 +69,7 @@ FUNCTIONS = {
 _PREFIXES = {"sub_group_": SUB_GROUPS, "intel_sub_group_": SUB_GROUPS}
 
 CONSTANTS = {
-    **_names(SAMPLERS, "CLK_NORMALIZED_COORDS_TRUE CLK_NORMALIZED_COORDS_FALSE CLK_ADDRESS_NONE "
-                       "CLK_ADDRESS_CLAMP_TO_EDGE CLK_ADDRESS_CLAMP CLK_ADDRESS_REPEAT "
-                       "CLK_ADDRESS_MIRRORED_REPEAT CLK_FILTER_NEAREST CLK_FILTER_LINEAR"),
-    **_names(IMAGES, "CLK_R CLK_A CLK_RG CLK_RA CLK_RGB CLK_RGBA CLK_BGRA CLK_ARGB CLK_INTENSITY "
-                     "CLK_LUMINANCE CLK_Rx CLK_RGx CLK_RGBx CLK_DEPTH CLK_sRGB CLK_sRGBA CLK_sBGRA "
-                     "CLK_SNORM_INT8 CLK_SNORM_INT16 CLK_UNORM_INT8 CLK_UNORM_INT16 CLK_UNORM_SHORT_565 "
-                     "CLK_UNORM_SHORT_555 CLK_UNORM_INT_101010 CLK_SIGNED_INT8 CLK_SIGNED_INT16 "
-                     "CLK_SIGNED_INT32 CLK_UNSIGNED_INT8 CLK_UNSIGNED_INT16 CLK_UNSIGNED_INT32 "
-                     "CLK_HALF_FLOAT CLK_FLOAT"),
+    **_names(IMAGES, "CLK_DEPTH CLK_sRGB CLK_sRGBx CLK_sRGBA CLK_sBGRA CLK_ABGR"),
     **_names(PIPES, "CLK_NULL_RESERVE_ID"),
     **_names(ENQUEUE, "CLK_ENQUEUE_FLAGS_NO_WAIT CLK_ENQUEUE_FLAGS_WAIT_KERNEL "
                       "CLK_ENQUEUE_FLAGS_WAIT_WORK_GROUP CLK_NULL_EVENT CLK_NULL_QUEUE CLK_SUCCESS "

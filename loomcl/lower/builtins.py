@@ -37,6 +37,7 @@ from .builtins_relational import RELATIONAL_FUNCTIONS
 from .casts import splat
 from .errors import unsupported
 from .geometric import GeometricLowering
+from .images import IMAGE_HANDLERS, ImageLowering
 from .types import is_floating, is_signed, value_type
 
 Q = ins.Query
@@ -78,7 +79,7 @@ _ATOMIC_STEP = {Builtin.ATOMIC_INC: AO.ADD, Builtin.ATOMIC_DEC: AO.SUB}
 _LIBRARY = {**INTEGER_FUNCTIONS, **COMMON_FUNCTIONS, **RELATIONAL_FUNCTIONS}
 
 
-class BuiltinLowering(FamilyBuiltinLowering, GeometricLowering, MathLowering, AsyncCopyLowering):
+class BuiltinLowering(FamilyBuiltinLowering, GeometricLowering, MathLowering, AsyncCopyLowering, ImageLowering):
     """Mixin of FunctionLowerer: needs `self.b` and `self.value`."""
 
     def builtin(self, e: A.BuiltinCall) -> Value | None:
@@ -241,4 +242,5 @@ _HANDLERS = {
     Builtin.ATOMIC_DEC: BuiltinLowering._atomic_step,
     Builtin.ATOMIC_CMPXCHG: BuiltinLowering._atomic_cmpxchg,
     **MATH_HANDLERS,
+    **IMAGE_HANDLERS,
 }

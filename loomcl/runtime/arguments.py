@@ -4,7 +4,10 @@ slots of abi.py, once, when they are set.
 Each parameter gets a setter chosen by its kind when the kernel is created, so setting an argument is
 one dict-free call: a Buffer stores its address, a number is range-checked and stored as its bits
 (zero-extended), a LocalMemory records its size (the slot gets its arena offset at launch), and a
-vector or struct is copied to host memory whose address goes in the slot. A value of the wrong kind
+vector or struct is copied to host memory whose address goes in the slot; an image (any object with a
+`descriptor`, a ctypes ImageDescriptor of the parameter's image type) stores the descriptor's
+address and keeps the object alive, a sampler (any object with integer `bits`) its bits
+(codegen/image_abi.py). A value of the wrong kind
 or out of range raises LogicError INVALID_ARG_VALUE naming the argument and its type.
 
 In checked mode the block also holds each pointer argument's extent and the address of the
@@ -20,6 +23,7 @@ import struct
 import numpy as np
 
 from loomcl.codegen.abi import LOCAL_ALIGN, CheckRecord, KernelParam, ParamKind
+from loomcl.codegen.image_abi import ImageDescriptor
 from loomcl.errors import LogicError, status_code
 
 from .buffer import Buffer
@@ -45,6 +49,8 @@ class KernelArguments:
         self.local_sizes: dict[int, int] = {}
         self.local_indices = [i for i, p in enumerate(params) if p.kind is ParamKind.LOCAL_POINTER]
         self.kept: dict[int, ctypes.Array] = {}  # index -> host copy of a by-value argument
+        self.images: dict[int, object] = {}  # index -> the image argument (kept alive while set)
+        self.image_formats: tuple = ()  # ((index, channel order, data type), ...): the code is specialized for them
         self.setters = [self._setter(i, p) for i, p in enumerate(params)]
 
     def set(self, index: int, value) -> None:
@@ -105,7 +111,47 @@ class KernelArguments:
             return self._local_setter(index)
         if param.kind is ParamKind.SCALAR:
             return self._scalar_setter(index, param)
+        if param.kind is ParamKind.IMAGE:
+            return self._image_setter(index, param)
+        if param.kind is ParamKind.SAMPLER:
+            return self._sampler_setter(index)
         return self._by_value_setter(index, param)
+
+    def _image_setter(self, index: int, param: KernelParam):
+        wanted = _IMAGE_TYPES[param.info_type_name]
+
+        def set_image(value) -> None:
+            descriptor = getattr(value, "descriptor", None)
+            if not isinstance(descriptor, ImageDescriptor):
+                raise LogicError(ROUTINE, status_code.INVALID_MEM_OBJECT,
+                                 f"kernel '{self.kernel_name}' argument {index} ({self._describe(index)}) expects "
+                                 f"an Image, got {_short(value)}")
+            if descriptor.image_type != wanted:
+                have = _IMAGE_TYPE_NAMES.get(descriptor.image_type, hex(descriptor.image_type))
+                raise self._wrong(index, value, f"an {param.info_type_name} image, not an {have} one")
+            self.images[index] = value
+            self.slots[index] = ctypes.addressof(descriptor)
+            self._note_format(index, descriptor)
+
+        return set_image
+
+    def _note_format(self, index: int, descriptor: ImageDescriptor) -> None:
+        """Launches pick the work-group function compiled for their images' formats."""
+        image_format = (index, descriptor.channel_order, descriptor.channel_data_type)
+        if image_format not in self.image_formats:
+            others = tuple(f for f in self.image_formats if f[0] != index)
+            self.image_formats = tuple(sorted(others + (image_format,)))
+
+    def _sampler_setter(self, index: int):
+        def set_sampler(value) -> None:
+            bits = getattr(value, "bits", None)
+            if not isinstance(bits, (int, np.integer)) or isinstance(bits, bool) or not 0 <= bits < 1 << 32:
+                raise LogicError(ROUTINE, status_code.INVALID_SAMPLER,
+                                 f"kernel '{self.kernel_name}' argument {index} ({self._describe(index)}) expects "
+                                 f"a Sampler, got {_short(value)}")
+            self.slots[index] = int(bits)
+
+        return set_sampler
 
     def _pointer_setter(self, index: int):
         slots = self.slots
@@ -198,6 +244,7 @@ class KernelArguments:
         ctypes.memmove(self.slots, other.slots, ctypes.sizeof(self.slots))
         self.missing = set(other.missing)
         self.local_sizes = dict(other.local_sizes)
+        self.images, self.image_formats = dict(other.images), other.image_formats
         for index, storage in other.kept.items():
             self.kept[index] = copy = ctypes.create_string_buffer(storage.raw, len(storage))
             self.slots[index] = ctypes.addressof(copy)
@@ -238,6 +285,12 @@ class KernelArguments:
                 f"{param.size} bytes, got {len(data)}",
             )
         return data
+
+
+# CL_MEM_OBJECT_IMAGE* codes of the kernel parameter types (the descriptor's image_type)
+_IMAGE_TYPES = {"image2d_t": 0x10F1, "image3d_t": 0x10F2, "image2d_array_t": 0x10F3, "image1d_t": 0x10F4,
+                "image1d_array_t": 0x10F5, "image1d_buffer_t": 0x10F6}
+_IMAGE_TYPE_NAMES = {code: name for name, code in _IMAGE_TYPES.items()}
 
 
 def _short(value) -> str:

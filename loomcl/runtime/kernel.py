@@ -46,6 +46,8 @@ _QUALIFIER = {
     ParamKind.LOCAL_POINTER: kernel_arg_address_qualifier.LOCAL,
     ParamKind.SCALAR: kernel_arg_address_qualifier.PRIVATE,
     ParamKind.BY_VALUE: kernel_arg_address_qualifier.PRIVATE,
+    ParamKind.IMAGE: kernel_arg_address_qualifier.GLOBAL,  # as clang reports images
+    ParamKind.SAMPLER: kernel_arg_address_qualifier.PRIVATE,
 }
 
 
@@ -170,11 +172,12 @@ class Kernel:
 
     def _lookup(self, queue, global_size, local_size, global_offset, g_times_l, allow_empty) -> LaunchPlan | None:
         """The cached plan for these sizes; built (and the sizes checked) on a miss."""
-        key = (global_size, local_size, global_offset, g_times_l)
+        formats = self._args.image_formats
+        key = (global_size, local_size, global_offset, g_times_l, formats)
         try:
             plan = self._plans.get(key)
         except TypeError:  # lists: normalize to tuples
-            key = (_tuple(global_size), _tuple(local_size), _tuple(global_offset), g_times_l)
+            key = (_tuple(global_size), _tuple(local_size), _tuple(global_offset), g_times_l, formats)
             plan = self._plans.get(key)
         if plan is None:
             if allow_empty and _is_empty(global_size):
@@ -183,7 +186,7 @@ class Kernel:
         return plan
 
     def _plan(self, queue, key) -> LaunchPlan:
-        global_size, local_size, global_offset, g_times_l = key
+        global_size, local_size, global_offset, g_times_l, formats = key
         if not isinstance(queue, CommandQueue):
             raise LogicError(ROUTINE, status_code.INVALID_COMMAND_QUEUE, f"{queue!r} is not a CommandQueue")
         if queue.context is not self.program.context:
@@ -200,7 +203,7 @@ class Kernel:
             global_size = tuple(g * l for g, l in zip(global_size, local))
         offset = ndrange.check_offset(global_offset, dims)
         ids_fit_int = all(o + g <= INT_MAX for o, g in zip(offset, global_size))
-        plan = LaunchPlan(global_size, local, offset, lambda size: self._function(size, ids_fit_int),
+        plan = LaunchPlan(global_size, local, offset, lambda size: self._function(size, ids_fit_int, formats),
                           self._args.address)
         get_pool().warm_up(max(batch.total_groups for batch in plan.batches))
         if len(self._plans) >= MAX_CACHED_PLANS:
@@ -208,16 +211,19 @@ class Kernel:
         self._plans[key] = plan
         return plan
 
-    def _function(self, local_size, ids_fit_int: bool):
+    def _function(self, local_size, ids_fit_int: bool, image_formats: tuple = ()):
         """The work-group function for one region's local size. `ids_fit_int`: every global id of
-        the launch fits in a C int, so the compiler may treat `(int)get_global_id(d)` as exact."""
-        key = (local_size, ids_fit_int)
+        the launch fits in a C int, so the compiler may treat `(int)get_global_id(d)` as exact;
+        `image_formats`: the image arguments' formats, which the code is specialized for."""
+        key = (local_size, ids_fit_int, image_formats)
         function = self._functions.get(key)
         if function is None:
             from .program import compiler_errors
 
             try:
-                function = self._compiled.work_group_function(self.function_name, local_size, ids_fit_int)
+                specialized = (image_formats,) if image_formats else ()  # kernels without images: as before
+                function = self._compiled.work_group_function(self.function_name, local_size, ids_fit_int,
+                                                              *specialized)
             except compiler_errors()[0] as exc:
                 message = f"kernel '{self.function_name}' could not be compiled for local size {local_size}:\n{exc.log}"
                 self.program.add_to_build_log(message)
@@ -248,7 +254,7 @@ class Kernel:
         item = self.signature.params[index]
         values = {
             "address_qualifier": _QUALIFIER[item.kind],
-            "access_qualifier": kernel_arg_access_qualifier.NONE,
+            "access_qualifier": _access_qualifier(item),
             "type_name": item.info_type_name,
             "type_qualifier": sum(bit for qualifier, bit in _TYPE_QUALIFIER.items()
                                   if qualifier in item.type_qualifiers),
@@ -304,3 +310,12 @@ def _is_empty(global_size) -> bool:
 def _instant(queued: int) -> ProfilingInfo:
     now = now_ns()
     return ProfilingInfo(queued, queued, now, now)
+
+
+def _access_qualifier(param) -> int:
+    """An image's access qualifier (its type name spells it: "__write_only image2d_t"), else NONE."""
+    if param.kind is not ParamKind.IMAGE:
+        return kernel_arg_access_qualifier.NONE
+    if "write_only" in param.type_name:
+        return kernel_arg_access_qualifier.WRITE_ONLY
+    return kernel_arg_access_qualifier.READ_ONLY

@@ -1,6 +1,7 @@
 """`loomcl bench --quick`, the CI smoke test of the whole instrument: every kernel loomcl can build runs,
 agrees with numpy (a mismatch exits non-zero), and lands in the JSON with a time; kernels that need
-language features loomcl lacks are listed as skipped with the build log's reason."""
+language features loomcl lacks are listed as skipped with the build log's reason; the ICD section's
+calls through pyopencl agree with numpy and have times."""
 from __future__ import annotations
 
 import json
@@ -22,3 +23,7 @@ def test_quick_suite_runs_and_agrees(tmp_path):
     timed = [r for r in loomcl if r["status"] == "ok"]
     assert len(timed) >= 22 and all(r["min_ms"] > 0 and r["max_error"] is not None for r in timed)
     assert all("not supported" in r["reason"] for r in loomcl if r["status"] == "skipped")
+    icd = report["icd"]        # the ICD section runs by default, each call checked against numpy
+    cells = [r for row in icd["rows"] for r in row["results"].values()]
+    assert "through the ICD" in done.stdout and cells
+    assert all(r["status"] == "ok" and r["median_us"] > 0 for r in cells), icd["rows"]

@@ -15,8 +15,9 @@ def in_kernel(body: str) -> str:
     return "kernel void k(global float *a, int n) {\n" + body + "\n}"
 
 
-def test_unused_variable():
-    assert warnings_of(in_kernel("    int x;")) == (
+def test_unused_variable_is_a_wall_warning_as_in_clang():
+    assert warnings_of(in_kernel("    int x;")) == ""
+    assert warnings_of(in_kernel("    int x;"), "-Wall") == (
         "t.cl:2:9: warning: unused variable 'x' [-Wunused-variable]\n"
         "    int x;\n"
         "        ^")
@@ -35,7 +36,7 @@ def test_used_variables_and_parameters_get_no_warning(body):
 
 def test_unused_variables_in_nested_scopes_and_for_loops():
     log = warnings_of(in_kernel("for (int i = 0; i < 2; i++) { int inner = i; }\n"
-                                "{ local float tile[8]; }"))
+                                "{ local float tile[8]; }"), "-Wall")
     assert log.splitlines()[0] == "t.cl:2:35: warning: unused variable 'inner' [-Wunused-variable]"
     assert log.splitlines()[3] == "t.cl:3:15: warning: unused variable 'tile' [-Wunused-variable]"
     assert "'i'" not in log
@@ -70,23 +71,23 @@ def test_statements_with_an_effect_get_no_warning(statement):
 
 def test_minus_w_silences_every_warning():
     source = in_kernel("int x; n == 1;\n#warning careful")
-    assert warnings_of(source).count("warning:") == 3
-    assert warnings_of(source, "-w") == ""
+    assert warnings_of(source, "-Wall").count("warning:") == 3
+    assert warnings_of(source, "-Wall -w") == ""
 
 
 def test_werror_turns_warnings_into_errors_that_fail_the_build():
-    log = compile_log(in_kernel("int x;"), "-Werror")
+    log = compile_log(in_kernel("int x;"), "-Wall -Werror")
     assert log.splitlines()[0] == "t.cl:2:5: error: unused variable 'x' [-Werror,-Wunused-variable]"
     assert compile_log("#warning careful\nvoid f() {}", "-Werror").splitlines()[0] == \
         "t.cl:1:2: error: #warning careful [-Werror,-W#warnings]"
 
 
 def test_w_wins_over_werror():
-    assert warnings_of(in_kernel("int x;"), "-Werror -w") == ""
+    assert warnings_of(in_kernel("int x;"), "-Wall -Werror -w") == ""
 
 
 def test_warnings_sit_in_source_order_among_errors():
-    log = compile_log(in_kernel("int x;\n    n = nope;"))
+    log = compile_log(in_kernel("int x;\n    n = nope;"), "-Wall")
     lines = [line for line in log.splitlines() if ": warning: " in line or ": error: " in line]
     assert lines == ["t.cl:2:5: warning: unused variable 'x' [-Wunused-variable]",
                      "t.cl:3:9: error: use of undeclared identifier 'nope'"]

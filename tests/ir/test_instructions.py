@@ -98,8 +98,21 @@ never:
 """
 
 
+def _image_lines() -> list[str]:
+    floats = {1: "%f", 2: "<2 x f32> <0.5, 1.5>", 4: "%v"}
+    ints = {1: "%i", 2: "<2 x i32> <1, 2>", 4: "%vi"}
+    lines = ["%ir.plain = image.read.2d.f %p, <2 x i32> <1, 2>"]
+    for g in ins.ImageGeometry:
+        for c in ins.ImageChannels:
+            lines.append(f"%ir.{g.value}.{c.value} = image.read.{g.value}.{c.value} %p, %i, {floats[g.coordinate_lanes]}")
+            color = "%v" if c is ins.ImageChannels.FLOAT else "%vi"
+            lines.append(f"image.write.{g.value}.{c.value} %p, {ints[g.coordinate_lanes]}, {color}")
+    return lines + [f"%iq.{f.value} = image.{f.value} %p" for f in ins.ImageProperty]
+
+
 def every_kind_text() -> str:
-    lines = _binary_lines() + _compare_lines() + CAST_LINES + _math_lines() + _query_lines() + _atomic_lines()
+    lines = _binary_lines() + _compare_lines() + CAST_LINES + _math_lines() + _query_lines() + _atomic_lines() \
+        + _image_lines()
     return MODULE.replace("%BODY%", "\n".join("  " + line for line in lines + OTHER_LINES))
 
 

@@ -78,6 +78,13 @@ BAD = [
     ("CheckAccess", "check_access 0, 4, %i, %p, %l, %l, %l, %l", "address is i32, not a pointer"),
     ("CheckBarrier", "check_barrier 0, %l, %p, %l, %l, %l", "next is i64, not i32"),
     ("CheckBarrier", "check_barrier 0, %i, %p, %i, %l, %l", "a local id is i32, not i64"),
+    ("ImageRead", "%x = image.read.2d.f %p, %i, %v", "coordinates of a 2d image are <4 x f32>, not 2 i32 or f32 lanes"),
+    ("ImageRead", "%x = image.read.1d.f %p, %l, %f", "the sampler is i64, not i32"),
+    ("ImageRead", "%x = image.read.1d.f %p, %f", "a read without a sampler takes integer coordinates"),
+    ("ImageRead", "%x = image.read.1d.i %i, %i", "the image is i32, not a pointer to its descriptor"),
+    ("ImageWrite", "image.write.3d.f %p, %v, %v", "writes take integer coordinates"),
+    ("ImageWrite", "image.write.1d.ui %p, %i, %v", "the color is <4 x f32>, not <4 x i32>"),
+    ("ImageQuery", "%x = image.width %f", "the image is f32, not a pointer to its descriptor"),
 ]
 
 _TERMINATORS = ("ret", "jump", "branch", "switch", "unreachable")

@@ -252,8 +252,8 @@ def test_pyopencl_array_image_read(ctx, queue):
     (dict(origin=(0, -1), region=(5, 3)), "INVALID_VALUE", "origin must be 1 to 3 non-negative ints"),
     (dict(origin=(0, 0), region=(3, 3), pitches=(8,)), "INVALID_VALUE",
      "row_pitch 8 is less than the region's 12 bytes per row"),
-    (dict(origin=(0, 0), region=(3, 3), pitches=(12, 36)), "INVALID_VALUE",
-     "slice_pitch must be 0 for a IMAGE2D image, got 36"),
+    (dict(origin=(0, 0), region=(3, 3), pitches=(12, 30)), "INVALID_VALUE",
+     "slice_pitch must be 0 for a IMAGE2D image, got 30"),
     (dict(origin=(0, 0), region=(5, 3), pitches=(24,)), "INVALID_VALUE",
      r"the host array \(pitches 24, 72\) has 60 bytes; region \(5, 3, 1\) needs 68"),
     (dict(origin=(0, 0), region=(5, 3), buffer_origin=(0, 0)), "INVALID_VALUE",
@@ -299,3 +299,12 @@ def test_host_access_flags(ctx, queue):
                     cl.enqueue_copy(queue, dest, src, origin=(0, 0), region=(2, 2))
             else:
                 cl.enqueue_copy(queue, dest, src, origin=(0, 0), region=(2, 2))
+
+
+def test_a_2d_read_accepts_the_plane_size_as_slice_pitch_as_pyopencl_passes_it(ctx, queue):
+    fmt = cl.ImageFormat(cl.channel_order.R, cl.channel_type.FLOAT)
+    pixels = np.arange(12, dtype=np.float32).reshape(3, 4)
+    image = cl.Image(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, fmt, shape=(4, 3), hostbuf=pixels)
+    out = np.zeros_like(pixels)
+    cl.enqueue_copy(queue, out, image, origin=(0, 0), region=(4, 3), pitches=(16, 48))
+    assert (out == pixels).all()

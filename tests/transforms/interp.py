@@ -38,6 +38,8 @@ from loomcl.ir import instructions as ins
 from loomcl.ir import types as ty
 from loomcl.ir.values import Argument, Constant, GlobalVariable, Undef, VectorConstant
 
+from .interp_images import image_compilers
+
 Op = ins.BinaryOpcode
 P = ins.Predicate
 C = ins.CastOpcode
@@ -729,6 +731,7 @@ _COMPILE = {
     ins.Fence: lambda i: (lambda fr: None), ins.Printf: _compile_printf, ins.ExtractElement: _compile_extract,
     ins.InsertElement: _compile_insert, ins.ShuffleVector: _compile_shuffle,
 }
+_COMPILE.update(image_compilers(_getter))  # stand-in images, by the numpy model of the spec
 
 
 def _compile_terminator(t, blocks):
