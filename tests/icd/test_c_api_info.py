@@ -42,7 +42,7 @@ def test_platform_answers():
     out["timer_resolution_bytes"] = len(info(cl.clGetPlatformInfo, PLATFORM, 0x0905))
     ''')
     assert out["profile"] == "FULL_PROFILE\0"
-    assert out["version"].startswith("OpenCL ") and out["version"].endswith("\0")
+    assert out["version"].startswith("OpenCL 3.0") and out["version"].endswith("\0")
     assert out["suffix"] == "LOOM\0"
     assert "cl_khr_icd" in out["extensions"].rstrip("\0").split()
     assert out["timer_resolution_bytes"] == 8
@@ -60,12 +60,15 @@ def test_device_answers_have_their_c_widths():
     out["available"] = uint_info(cl.clGetDeviceInfo, DEVICE, 0x1027)
     out["name_terminated"] = info(cl.clGetDeviceInfo, DEVICE, 0x102B).endswith(b"\\0")
     out["c_version"] = info(cl.clGetDeviceInfo, DEVICE, 0x103D).decode()
+    out["svm"] = struct.unpack("Q", info(cl.clGetDeviceInfo, DEVICE, 0x1053))[0]  # SVM_CAPABILITIES
+    out["il_version"] = info(cl.clGetDeviceInfo, DEVICE, 0x105B).decode()  # IL_VERSION
     ''')
     assert out["type"] == [2]  # CPU
     assert out["max_wg"] == 8 and out["global_mem"] == 8
     assert out["dims"] == 3 and out["item_sizes"] == 3 * 8
     assert out["platform_is_ours"] and out["available"] == 1 and out["name_terminated"]
     assert out["c_version"].startswith("OpenCL C 1.2")
+    assert out["svm"] == 0 and out["il_version"] == "\0"  # no SVM, no IL (OpenCL 3.0 optional features)
 
 
 def test_object_info_answers_handles_and_sizes():
