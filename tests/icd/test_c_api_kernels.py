@@ -217,3 +217,35 @@ def test_kernel_argument_info():
     assert out["access"] == [0x11A3] * 4  # NONE
     assert out["pointer_qualifiers"] == 1 | 2  # CONST | RESTRICT
     assert out["bad_index"] == -49 and out["bad_param"] == -30
+
+
+def test_scalar_arguments_of_every_width_arrive_exactly():
+    out = run('''
+    context = new_context()
+    queue = new_queue(context)
+    source = """kernel void take(global long *ints, global double *reals, char c, uchar uc, short s, ushort us,
+                                 int i, uint ui, long l, ulong ul, float f, double d) {
+        ints[0] = c; ints[1] = uc; ints[2] = s; ints[3] = us; ints[4] = i; ints[5] = ui; ints[6] = l;
+        ints[7] = (long)(ul >> 1); reals[0] = f; reals[1] = d;
+    }"""
+    program = new_program(context, source)
+    kernel, _ = make(cl.clCreateKernel, program, b"take")
+    ints, reals = new_buffer(context, 64), new_buffer(context, 16)
+    set_mem_arg(kernel, 0, ints)
+    set_mem_arg(kernel, 1, reals)
+    values = [ctypes.c_int8(-128), ctypes.c_uint8(255), ctypes.c_int16(-32768), ctypes.c_uint16(65535),
+              ctypes.c_int32(-2**31), ctypes.c_uint32(2**32 - 1), ctypes.c_int64(-2**63), ctypes.c_uint64(2**64 - 2),
+              ctypes.c_float(-1.5e-3), ctypes.c_double(2.0**-1000)]
+    out["set"] = [cl.clSetKernelArg(kernel, 2 + i, sizeof(v), byref(v)) for i, v in enumerate(values)]
+    assert cl.clEnqueueTask(queue, kernel, 0, None, None) == 0
+    got = (ctypes.c_int64 * 8)()
+    cl.clEnqueueReadBuffer(queue, ints, 1, 0, 64, got, 0, None, None)
+    out["ints"] = list(got)
+    got_reals = (ctypes.c_double * 2)()
+    cl.clEnqueueReadBuffer(queue, reals, 1, 0, 16, got_reals, 0, None, None)
+    out["reals"] = list(got_reals)
+    out["float_exact"] = got_reals[0] == ctypes.c_float(-1.5e-3).value
+    ''')
+    assert out["set"] == [0] * 10
+    assert out["ints"] == [-128, 255, -32768, 65535, -2**31, 2**32 - 1, -2**63, (2**64 - 2) >> 1]
+    assert out["float_exact"] and out["reals"][1] == 2.0**-1000
