@@ -50,7 +50,7 @@ def queue_of(handle, routine: str):
 
 
 def enqueue_marker(queue, num_events, events, out, routine="clEnqueueMarkerWithWaitList"):
-    from loomcl.runtime.transfer import enqueue_marker as marker
+    from loomcl.runtime.command_queue import enqueue_marker as marker
 
     q = queue_of(queue, routine)
     hand_out(marker(q, wait_for=wait_list(num_events, events, routine, q)), out)
@@ -61,7 +61,7 @@ def clEnqueueMarkerWithWaitList(queue, num_events, events, out):
 
 
 def clEnqueueBarrierWithWaitList(queue, num_events, events, out):
-    from loomcl.runtime.transfer import enqueue_barrier
+    from loomcl.runtime.command_queue import enqueue_barrier
 
     routine = "clEnqueueBarrierWithWaitList"
     q = queue_of(queue, routine)
@@ -82,7 +82,7 @@ def clEnqueueWaitForEvents(queue, num_events, events):
     routine = "clEnqueueWaitForEvents"
     if not num_events:
         raise LogicError(routine, status_code.INVALID_VALUE, "no events given")
-    from loomcl.runtime.transfer import enqueue_barrier
+    from loomcl.runtime.command_queue import enqueue_barrier
 
     q = queue_of(queue, routine)
     enqueue_barrier(q, wait_for=wait_list(num_events, events, routine, q))

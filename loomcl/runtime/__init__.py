@@ -2,7 +2,7 @@
 from types import ModuleType as _ModuleType
 
 from .buffer import Buffer
-from .command_queue import CommandQueue
+from .command_queue import CommandQueue, enqueue_barrier, enqueue_marker, enqueue_wait_for_events
 from .constants import (
     build_status,
     command_execution_status,
@@ -62,7 +62,7 @@ from .mapping import MemoryMap, enqueue_map_buffer
 from .platform import Platform, get_cl_header_version, get_platforms
 from .program import CompilerWarning, Program, compiler_output
 from .sampler import Sampler
-from .transfer import enqueue_barrier, enqueue_copy, enqueue_fill_buffer, enqueue_marker
+from .transfer import enqueue_copy, enqueue_fill_buffer
 from .program_link import link_program
 from .versions import NameVersion
 

@@ -10,6 +10,9 @@ address and keeps the object alive, a sampler (any object with integer `bits`) i
 (codegen/image_abi.py). A value of the wrong kind
 or out of range raises LogicError INVALID_ARG_VALUE naming the argument and its type.
 
+`held[i]` is the object that owns the memory slot i points to (a buffer's bytes, a by-value copy, an
+image): an enqueued launch copies the slots and keeps these alive until it has run (launch.py).
+
 In checked mode the block also holds each pointer argument's extent and the address of the
 kernel's `CheckRecord` (abi.py), which every launch of the kernel shares.
 """
@@ -46,6 +49,7 @@ class KernelArguments:
             self.slots[2 * count] = ctypes.addressof(self.check_record)
         self.address = ctypes.addressof(self.slots)
         self.missing = set(range(len(params)))
+        self.held: list = [None] * count
         self.local_sizes: dict[int, int] = {}
         self.local_indices = [i for i, p in enumerate(params) if p.kind is ParamKind.LOCAL_POINTER]
         self.kept: dict[int, ctypes.Array] = {}  # index -> host copy of a by-value argument
@@ -130,6 +134,7 @@ class KernelArguments:
                 have = _IMAGE_TYPE_NAMES.get(descriptor.image_type, hex(descriptor.image_type))
                 raise self._wrong(index, value, f"an {param.info_type_name} image, not an {have} one")
             self.images[index] = value
+            self.held[index] = (value, getattr(value, "_memory", None))  # (what Image.release() drops)
             self.slots[index] = ctypes.addressof(descriptor)
             self._note_format(index, descriptor)
 
@@ -154,7 +159,7 @@ class KernelArguments:
         return set_sampler
 
     def _pointer_setter(self, index: int):
-        slots = self.slots
+        slots, held = self.slots, self.held
         extent = index + self.extents if self.extents is not None else None
 
         def set_pointer(value) -> None:
@@ -164,10 +169,12 @@ class KernelArguments:
                         ROUTINE, status_code.INVALID_MEM_OBJECT, f"argument {index} ({self._describe(index)}): the buffer was released"
                     )
                 slots[index] = value.address
+                held[index] = value._memory  # (what Buffer.release() drops)
                 if extent is not None:
                     slots[extent] = value.size
             elif value is None:
                 slots[index] = 0
+                held[index] = None
                 if extent is not None:
                     slots[extent] = 0
             else:
@@ -245,19 +252,20 @@ class KernelArguments:
         self.missing = set(other.missing)
         self.local_sizes = dict(other.local_sizes)
         self.images, self.image_formats = dict(other.images), other.image_formats
+        self.held[:] = other.held
         for index, storage in other.kept.items():
-            self.kept[index] = copy = ctypes.create_string_buffer(storage.raw, len(storage))
+            self.kept[index] = self.held[index] = copy = ctypes.create_string_buffer(storage.raw, len(storage))
             self.slots[index] = ctypes.addressof(copy)
 
     def _by_value_setter(self, index: int, param: KernelParam):
-        slots = self.slots
+        slots, held = self.slots, self.held
 
         def set_by_value(value) -> None:
             if isinstance(value, (Buffer, LocalMemory)) or value is None:
                 raise self._wrong(index, value, f"a {param.size}-byte value")
             data = self._check_value_size(index, param, self._value_bytes(index, param, value))
             storage = ctypes.create_string_buffer(data, max(len(data), 1))
-            self.kept[index] = storage
+            held[index] = self.kept[index] = storage
             slots[index] = ctypes.addressof(storage)
 
         return set_by_value

@@ -1,13 +1,20 @@
-"""Command queues. In-order and synchronous: a command runs to completion inside its enqueue call,
-so finish() and flush() have nothing left to do. That is a valid in-order implementation and keeps
-the launch path short (no queue thread, no hand-off)."""
+"""Command queues. Asynchronous: an enqueue call checks its arguments, records a command
+(command.py) and returns its event; the queue's scheduler (scheduler.py) runs the commands in the
+background, in order or, with OUT_OF_ORDER_EXEC_MODE_ENABLE, as their dependencies allow. finish()
+waits for all of them and raises a failure no wait has raised yet; blocking calls wait for their own
+command. A thread that waits runs the queue's ready commands itself, so a launch followed by a wait
+costs no thread hand-off; flush() hands the queue's commands to its executor thread (big ones go at
+once)."""
 from __future__ import annotations
 
 from loomcl.errors import LogicError, status_code
 
-from .constants import command_queue_info, command_queue_properties, info_attribute
+from .command import Command
+from .constants import command_queue_info, command_queue_properties, command_type, info_attribute
 from .context import Context
 from .device import Device
+from .event import Event, check_wait_list
+from .scheduler import Scheduler
 
 _SUPPORTED = (
     command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE | command_queue_properties.PROFILING_ENABLE
@@ -36,12 +43,33 @@ class CommandQueue:
         self.properties = properties
         self.profiling = bool(properties & command_queue_properties.PROFILING_ENABLE)
         self.reference_count = 1
+        self.scheduler = Scheduler(bool(properties & command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE))
+        self.finish = self.scheduler.finish  # (one call less on the launch-and-finish path)
+
+    def enqueue(self, command: int, routine: str, work, wait_for=None, blocking: bool = False,
+                hand_off: bool = False) -> Event:
+        """Record a command whose arguments the caller has checked: `work()` does it later (None for
+        a marker or barrier), after the events of `wait_for`. Returns its event; with `blocking`,
+        once the command is complete (raising its failure, or one of an earlier command). `hand_off`
+        (a big command) wakes the queue's executor for it now; others wait for a flush or a wait
+        (scheduler.py says why)."""
+        if wait_for:
+            wait_for = check_wait_list(wait_for, routine)
+        event = Event(self, command, self.profiling)
+        recorded = Command(event, routine, work, wait_for)
+        self.scheduler.enqueue(recorded, hand_off)
+        if blocking:
+            self.scheduler.wait_blocking(recorded)
+        return event
 
     def finish(self) -> None:
-        """Every command already completed when it was enqueued."""
+        """Block until every enqueued command is complete; raise the first failure among them that
+        no wait has raised."""
+        self.scheduler.finish()
 
     def flush(self) -> None:
-        """Commands are never held back."""
+        """Hand the ready commands to the queue's executor thread, which runs them in the background."""
+        self.scheduler.flush()
 
     def get_info(self, param: int):
         return getattr(self, info_attribute(command_queue_info, param, "clGetCommandQueueInfo"))
@@ -78,3 +106,27 @@ def check_queue(queue, routine: str, *memory) -> None:
         if isinstance(context, Context) and context is not queue.context:
             raise LogicError(routine, status_code.INVALID_CONTEXT,
                              "the buffer and the queue belong to different contexts")
+
+
+def enqueue_marker(queue, wait_for=None) -> Event:
+    """A command that completes once the events of `wait_for` have, or without them once every
+    command enqueued before it has (clEnqueueMarkerWithWaitList)."""
+    routine = "clEnqueueMarkerWithWaitList"
+    check_queue(queue, routine)
+    return queue.enqueue(command_type.MARKER, routine, None, wait_for)
+
+
+def enqueue_barrier(queue, wait_for=None) -> Event:
+    """A marker that also holds back every command enqueued after it (clEnqueueBarrierWithWaitList)."""
+    routine = "clEnqueueBarrierWithWaitList"
+    check_queue(queue, routine)
+    return queue.enqueue(command_type.BARRIER, routine, None, wait_for)
+
+
+def enqueue_wait_for_events(queue, wait_for) -> None:
+    """pyopencl's enqueue_wait_for_events: later commands of `queue` wait for these events."""
+    routine = "clEnqueueWaitForEvents"
+    check_queue(queue, routine)
+    if not check_wait_list(wait_for, routine):
+        raise LogicError(routine, status_code.INVALID_VALUE, "the event list is empty")
+    queue.enqueue(command_type.BARRIER, routine, None, wait_for)

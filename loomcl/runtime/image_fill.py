@@ -13,14 +13,14 @@ import numpy as np
 
 from loomcl.errors import LogicError, status_code
 
+from .command import Copy
 from .command_queue import check_queue
 from .constants import command_type
-from .event import Event, check_wait_list, now_ns
+from .event import Event
 from .image import Image
 from .image_constants import channel_order, channel_type
 from .image_format import SIGNED_INTEGER_TYPES, UNSIGNED_INTEGER_TYPES, ImageFormat
 from .image_transfer import image_box
-from .transfer import completed_event
 
 _ROUTINE = "clEnqueueFillImage"
 R, G, B, A = range(4)
@@ -48,19 +48,17 @@ _PACKING = {  # packed type: (field scales, field shifts, word dtype)
 
 def enqueue_fill_image(queue, mem: Image, color, origin, region, wait_for=None) -> Event:
     """Set every pixel of the region to `color` (four components, see the module docstring)."""
-    queued = now_ns()
     check_queue(queue, _ROUTINE, mem)
-    check_wait_list(wait_for, _ROUTINE)
-    fill_image(mem, color, origin, region)
-    return completed_event(queue, command_type.FILL_IMAGE, queued)
+    return queue.enqueue(command_type.FILL_IMAGE, _ROUTINE, fill_image(mem, color, origin, region), wait_for)
 
 
-def fill_image(image: Image, color, origin, region) -> None:
+def fill_image(image: Image, color, origin, region) -> Copy:
+    """The work of the fill, checked."""
     if not isinstance(image, Image):
         raise LogicError(_ROUTINE, status_code.INVALID_MEM_OBJECT, f"{image!r} is not an Image")
     pixel = np.frombuffer(encode_pixel(image.format, color), dtype=np.uint8)
     box, region = image_box(image, origin, region, _ROUTINE)
-    box[...] = np.tile(pixel, region[0])  # one row of pixels, copied to every row of the box
+    return Copy(box, np.tile(pixel, region[0]))  # one row of pixels, copied to every row of the box
 
 
 def encode_pixel(image_format: ImageFormat, color) -> bytes:

@@ -13,11 +13,10 @@ from loomcl.errors import LogicError, status_code
 
 from .command_queue import check_queue
 from .constants import command_type, map_flags
-from .event import check_wait_list, now_ns
+from .event import check_wait_list
 from .image import Image
 from .image_transfer import image_box
 from .mapping import MemoryMap, array_span, array_strides, check_map_flags
-from .transfer import completed_event
 
 _ROUTINE = "clEnqueueMapImage"
 
@@ -26,8 +25,7 @@ def enqueue_map_image(queue, img: Image, flags: int, origin, region, shape, dtyp
                       strides=None, wait_for=None, is_blocking: bool = True):
     """`(array, event, row_pitch, slice_pitch)`, as pyopencl returns them: the array is `shape` of
     `dtype` (with `order` or byte `strides`) over the image's memory from pixel `origin`."""
-    queued = now_ns()
-    check_wait_list(wait_for, _ROUTINE)
+    wait_for = check_wait_list(wait_for, _ROUTINE)
     if not isinstance(img, Image):
         raise LogicError(_ROUTINE, status_code.INVALID_MEM_OBJECT, f"{img!r} is not an Image")
     check_queue(queue, _ROUTINE, img)
@@ -51,6 +49,7 @@ def enqueue_map_image(queue, img: Image, flags: int, origin, region, shape, dtyp
                          f"from origin {tuple(origin)} covers {end - start} (row pitch {img.row_pitch})")
     writable = bool(flags & (map_flags.WRITE | map_flags.WRITE_INVALIDATE_REGION))
     mapping = MemoryMap(queue, img, memory[start:start + span], shape, dtype, strides, writable)
-    img.map_count += 1
-    event = completed_event(queue, command_type.MAP_IMAGE, queued)
-    return np.asarray(mapping), event, img.row_pitch, img.slice_pitch
+    array = np.asarray(mapping)
+    img.map_count += 1  # (undone by the map's __del__ if the blocking wait raises)
+    event = queue.enqueue(command_type.MAP_IMAGE, _ROUTINE, None, wait_for, bool(is_blocking))
+    return array, event, img.row_pitch, img.slice_pitch

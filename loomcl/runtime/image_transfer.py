@@ -7,8 +7,8 @@ Origins and regions are in pixels, in the API's axes (x, y, z), padded with 0 an
 array y is the layer. Each side becomes a strided uint8 view of shape (region z, region y, region x *
 element size) after its whole extent is checked, so one numpy assignment copies the box: an image's
 axes step by its pitches, host memory's by the given pitches (0: packed), a buffer's are packed.
-`read_image` and the other plain functions do one copy; `copy_image_command` maps enqueue_copy's
-keywords onto them.
+`read_image` and the other plain functions check one copy and return its work (command.Copy, run
+when the queue reaches the command); `copy_image_command` maps enqueue_copy's keywords onto them.
 """
 from __future__ import annotations
 
@@ -17,25 +17,27 @@ import numpy as np
 from loomcl.errors import LogicError, RuntimeError, status_code
 
 from .buffer import Buffer, host_bytes
+from .command import Copy
 from .constants import command_type, mem_flags, mem_object_type
 from .image import Image
 
 
-def read_image(image: Image, host, origin, region, row_pitch: int = 0, slice_pitch: int = 0) -> None:
+def read_image(image: Image, host, origin, region, row_pitch: int = 0, slice_pitch: int = 0) -> Copy:
     routine = "clEnqueueReadImage"
     source, region = image_box(image, origin, region, routine)
     _check_host_access(image, mem_flags.HOST_WRITE_ONLY, routine)
-    _host_box(host_bytes(host, routine, writable=True), image, region, row_pitch, slice_pitch, routine)[...] = source
+    return Copy(_host_box(host_bytes(host, routine, writable=True), image, region, row_pitch, slice_pitch, routine),
+                source)
 
 
-def write_image(image: Image, host, origin, region, row_pitch: int = 0, slice_pitch: int = 0) -> None:
+def write_image(image: Image, host, origin, region, row_pitch: int = 0, slice_pitch: int = 0) -> Copy:
     routine = "clEnqueueWriteImage"
     target, region = image_box(image, origin, region, routine)
     _check_host_access(image, mem_flags.HOST_READ_ONLY, routine)
-    target[...] = _host_box(host_bytes(host, routine), image, region, row_pitch, slice_pitch, routine)
+    return Copy(target, _host_box(host_bytes(host, routine), image, region, row_pitch, slice_pitch, routine))
 
 
-def copy_image(src: Image, dest: Image, src_origin, dest_origin, region) -> None:
+def copy_image(src: Image, dest: Image, src_origin, dest_origin, region) -> Copy:
     routine = "clEnqueueCopyImage"
     if src.format != dest.format:
         raise RuntimeError(routine, status_code.IMAGE_FORMAT_MISMATCH,
@@ -44,40 +46,41 @@ def copy_image(src: Image, dest: Image, src_origin, dest_origin, region) -> None
     target, _ = image_box(dest, dest_origin, region, routine, "destination")
     if src is dest and _boxes_overlap(_triple(src_origin, 0), _triple(dest_origin, 0), region):
         raise LogicError(routine, status_code.MEM_COPY_OVERLAP, "the source and destination regions overlap")
-    target[...] = source
+    return Copy(target, source)
 
 
-def copy_image_to_buffer(src: Image, dest: Buffer, origin, region, offset: int) -> None:
+def copy_image_to_buffer(src: Image, dest: Buffer, origin, region, offset: int) -> Copy:
     routine = "clEnqueueCopyImageToBuffer"
     source, region = image_box(src, origin, region, routine)
     target = _buffer_box(dest, offset, src, region, routine)
     _check_shared_memory(src, dest, source, target, routine)
-    target[...] = source
+    return Copy(target, source)
 
 
-def copy_buffer_to_image(src: Buffer, dest: Image, offset: int, origin, region) -> None:
+def copy_buffer_to_image(src: Buffer, dest: Image, offset: int, origin, region) -> Copy:
     routine = "clEnqueueCopyBufferToImage"
     target, region = image_box(dest, origin, region, routine)
     source = _buffer_box(src, offset, dest, region, routine)
     _check_shared_memory(dest, src, source, target, routine)
-    target[...] = source
+    return Copy(target, source)
 
 
-def copy_image_command(dest, src, kwargs: dict) -> int:
-    """Do the image transfer enqueue_copy's arguments name; return its command type."""
+def copy_image_command(dest, src, kwargs: dict) -> tuple:
+    """Check the image transfer enqueue_copy's arguments name; return (command type, routine, work)."""
     if isinstance(dest, Image) and isinstance(src, Image):
         if "dest_origin" not in kwargs and "dst_origin" in kwargs:
             kwargs["dest_origin"] = kwargs.pop("dst_origin")
-        copy_image(src, dest, *_keywords(kwargs, ("src_origin", "dest_origin", "region"), "clEnqueueCopyImage"))
-        return command_type.COPY_IMAGE
+        routine = "clEnqueueCopyImage"
+        work = copy_image(src, dest, *_keywords(kwargs, ("src_origin", "dest_origin", "region"), routine))
+        return command_type.COPY_IMAGE, routine, work
     if isinstance(dest, Image) and isinstance(src, Buffer):
-        origin, region, offset = _keywords(kwargs, ("origin", "region", "offset"), "clEnqueueCopyBufferToImage")
-        copy_buffer_to_image(src, dest, offset, origin, region)
-        return command_type.COPY_BUFFER_TO_IMAGE
+        routine = "clEnqueueCopyBufferToImage"
+        origin, region, offset = _keywords(kwargs, ("origin", "region", "offset"), routine)
+        return command_type.COPY_BUFFER_TO_IMAGE, routine, copy_buffer_to_image(src, dest, offset, origin, region)
     if isinstance(dest, Buffer):
-        copy_image_to_buffer(src, dest, *_keywords(kwargs, ("origin", "region", "offset"),
-                                                   "clEnqueueCopyImageToBuffer"))
-        return command_type.COPY_IMAGE_TO_BUFFER
+        routine = "clEnqueueCopyImageToBuffer"
+        work = copy_image_to_buffer(src, dest, *_keywords(kwargs, ("origin", "region", "offset"), routine))
+        return command_type.COPY_IMAGE_TO_BUFFER, routine, work
     writing = isinstance(dest, Image)
     routine = "clEnqueueWriteImage" if writing else "clEnqueueReadImage"
     pitches = kwargs.pop("pitches", None)
@@ -88,10 +91,8 @@ def copy_image_command(dest, src, kwargs: dict) -> int:
     origin, region, row_pitch, slice_pitch = _keywords(
         kwargs, ("origin", "region", "row_pitch", "slice_pitch"), routine, required=2)
     if writing:
-        write_image(dest, src, origin, region, row_pitch or 0, slice_pitch or 0)
-        return command_type.WRITE_IMAGE
-    read_image(src, dest, origin, region, row_pitch or 0, slice_pitch or 0)
-    return command_type.READ_IMAGE
+        return command_type.WRITE_IMAGE, routine, write_image(dest, src, origin, region, row_pitch or 0, slice_pitch or 0)
+    return command_type.READ_IMAGE, routine, read_image(src, dest, origin, region, row_pitch or 0, slice_pitch or 0)
 
 
 def _check_host_access(image: Image, excluding: int, routine: str) -> None:

@@ -1,9 +1,11 @@
 """Kernels: argument setting and the NDRange launch.
 
 `kernel(queue, global_size, local_size, *args)` converts the arguments into the kernel's slots
-(arguments.py), finds or builds the launch plan for these sizes (launch_plan.py), and hands each
-batch of regions to the worker pool. The work-group function of every local size is compiled on
-first use (compiler's `work_group_function`) and cached on the kernel.
+(arguments.py), finds or builds the launch plan for these sizes (launch_plan.py), checks that the
+launch can run (sizes, arguments, memory) and enqueues it: the arguments as they are now go with the
+command (launch.py), which hands each batch of regions to the worker pool when the queue runs it.
+The work-group function of every local size is compiled on first use (compiler's
+`work_group_function`) and cached on the kernel.
 """
 from __future__ import annotations
 
@@ -15,7 +17,6 @@ from loomcl.errors import LogicError, status_code
 
 from . import ndrange
 from .arguments import KernelArguments
-from .check_report import violation_error
 from .command_queue import CommandQueue
 from .constants import (
     command_type,
@@ -27,16 +28,15 @@ from .constants import (
     kernel_info,
     kernel_work_group_info,
 )
-from .event import Event, ProfilingInfo, check_wait_list, now_ns
-from .launch_errors import raise_launch_failure
+from .event import Event
+from .launch import Launcher
 from .launch_plan import LaunchPlan
 from .pool import get_pool
-from .printf_output import PrintfOutput
+from .scheduler import HAND_OFF_WORK_ITEMS
 
 ROUTINE = ndrange.ROUTINE
 MAX_CACHED_PLANS = 64
 INT_MAX = 2**31 - 1
-MAX_PRIVATE_BYTES = 1 << 30  # per work-group and worker thread
 _NDRANGE = command_type.NDRANGE_KERNEL
 _TYPE_QUALIFIER = {"const": kernel_arg_type_qualifier.CONST, "restrict": kernel_arg_type_qualifier.RESTRICT,
                    "volatile": kernel_arg_type_qualifier.VOLATILE}
@@ -73,11 +73,11 @@ class Kernel:
         self._args = KernelArguments(name, signature.params, compiled.options.checked)
         self._functions: dict = {}
         self._plans: dict = {}
-        # the argument slots are the kernel's, so setting them and the launch that reads them are one
-        # step for concurrent callers
+        # the argument slots are the kernel's, so setting them and the enqueue that copies them are
+        # one step for concurrent callers
         self._lock = threading.Lock()
-        self._local_limit = program.context.devices[0].local_mem_size
-        self._printf: PrintfOutput | None = None
+        printf_formats = compiled.module.printf_formats if signature.uses_printf else None
+        self._launcher = Launcher(name, self._args, printf_formats, program.context.devices[0].local_mem_size)
 
     @property
     def context(self):
@@ -114,61 +114,29 @@ class Kernel:
 
     def enqueue(self, queue, global_size, local_size, global_offset=None, wait_for=None,
                 g_times_l=False, allow_empty_ndrange=False) -> Event:
-        """Run the kernel over an NDRange with the arguments already set; returns a complete Event."""
+        """Enqueue the kernel over an NDRange with the arguments already set; returns its Event."""
         with self._lock:
             return self._enqueue(queue, global_size, local_size, global_offset, wait_for, g_times_l,
                                  allow_empty_ndrange)
 
     def _enqueue(self, queue, global_size, local_size, global_offset, wait_for, g_times_l, allow_empty_ndrange):
-        try:
-            profiling = queue.profiling
-        except AttributeError:
-            raise LogicError(ROUTINE, status_code.INVALID_COMMAND_QUEUE, f"{queue!r} is not a CommandQueue") from None
-        if profiling:
-            queued = now_ns()
-        plan = self._lookup(queue, global_size, local_size, global_offset, g_times_l, allow_empty_ndrange)
-        if plan is None:  # an allowed empty NDRange
-            return Event(queue, _NDRANGE, _instant(queued) if profiling else None)
-        if wait_for is not None:
-            check_wait_list(wait_for, ROUTINE)
+        if not isinstance(queue, CommandQueue):
+            raise LogicError(ROUTINE, status_code.INVALID_COMMAND_QUEUE, f"{queue!r} is not a CommandQueue")
+        if queue.context is not self.program.context:
+            raise LogicError(ROUTINE, status_code.INVALID_CONTEXT, "the queue and the kernel belong to different contexts")
+        try:  # (the cache hit of _lookup, inlined)
+            plan = self._plans.get((global_size, local_size, global_offset, g_times_l, self._args.image_formats))
+        except TypeError:
+            plan = None
+        if plan is None:
+            plan = self._lookup(queue, global_size, local_size, global_offset, g_times_l, allow_empty_ndrange)
+        if plan is None:  # an allowed empty NDRange: a command that does nothing, in its place
+            return queue.enqueue(_NDRANGE, ROUTINE, None, wait_for)
         args = self._args
         if args.missing:
             args.check_complete(ROUTINE)
-        if profiling:
-            start = now_ns()
-        printf = self._printf_output(plan) if self.signature.uses_printf else None
-        try:
-            self._run(plan, args)
-        finally:  # also when the launch fails: what was printed before is what a user debugs with
-            if printf is not None:
-                printf.flush()
-        if profiling:
-            end = now_ns()
-            return Event(queue, _NDRANGE, ProfilingInfo(queued, queued, start, end))
-        return Event(queue, _NDRANGE)
-
-    def _run(self, plan: LaunchPlan, args) -> None:
-        pool = get_pool()
-        for batch in plan.batches:
-            arena = args.place_locals(batch.static_local_bytes) if args.local_indices else batch.static_local_bytes
-            if arena - batch.private_bytes > self._local_limit or batch.private_bytes > MAX_PRIVATE_BYTES:
-                self._too_much_memory(arena - batch.private_bytes, batch.private_bytes)
-            record = args.check_record
-            if record is not None:  # checked mode: the violation this launch records, if any
-                record.status = 0
-            failure = pool.run(batch.request_pointer, batch.total_groups, arena)
-            if failure is not None:
-                raise_launch_failure(failure, self.function_name)
-            if record is not None and record.status:
-                raise violation_error(self.function_name, record, plan, args)
-
-    def _printf_output(self, plan: LaunchPlan) -> PrintfOutput:
-        """The kernel's printf buffer, emptied and given to this launch's plan."""
-        if self._printf is None:
-            self._printf = PrintfOutput(self.function_name, self._compiled.module.printf_formats)
-        self._printf.reset()
-        plan.use_printf_buffer(self._printf.address)
-        return self._printf
+        work = self._launcher.work(plan, args)
+        return queue.enqueue(_NDRANGE, ROUTINE, work, wait_for, False, plan.work_items >= HAND_OFF_WORK_ITEMS)
 
     def _lookup(self, queue, global_size, local_size, global_offset, g_times_l, allow_empty) -> LaunchPlan | None:
         """The cached plan for these sizes; built (and the sizes checked) on a miss."""
@@ -187,10 +155,6 @@ class Kernel:
 
     def _plan(self, queue, key) -> LaunchPlan:
         global_size, local_size, global_offset, g_times_l, formats = key
-        if not isinstance(queue, CommandQueue):
-            raise LogicError(ROUTINE, status_code.INVALID_COMMAND_QUEUE, f"{queue!r} is not a CommandQueue")
-        if queue.context is not self.program.context:
-            raise LogicError(ROUTINE, status_code.INVALID_CONTEXT, "the queue and the kernel belong to different contexts")
         device = queue.device
         required = self.signature.reqd_work_group_size
         global_size = ndrange.check_global(global_size)
@@ -204,7 +168,7 @@ class Kernel:
         offset = ndrange.check_offset(global_offset, dims)
         ids_fit_int = all(o + g <= INT_MAX for o, g in zip(offset, global_size))
         plan = LaunchPlan(global_size, local, offset, lambda size: self._function(size, ids_fit_int, formats),
-                          self._args.address)
+                          self._launcher.address)
         get_pool().warm_up(max(batch.total_groups for batch in plan.batches))
         if len(self._plans) >= MAX_CACHED_PLANS:
             self._plans.clear()
@@ -230,14 +194,6 @@ class Kernel:
                 raise errors.RuntimeError(ROUTINE, status_code.BUILD_PROGRAM_FAILURE, message) from None
             self._functions[key] = function
         return function
-
-    def _too_much_memory(self, local: int, private: int) -> None:
-        if private > MAX_PRIVATE_BYTES:
-            need = f"{private} bytes of private memory per work-group (the work-items' private arrays)"
-            have = f"the limit is {MAX_PRIVATE_BYTES}; use a smaller local size"
-        else:
-            need, have = f"{local} bytes of local memory per work-group", f"the device has {self._local_limit}"
-        raise errors.MemoryError(ROUTINE, status_code.OUT_OF_RESOURCES, f"kernel '{self.function_name}' needs {need}; {have}")
 
     def get_info(self, param: int):
         return getattr(self, info_attribute(kernel_info, param, "clGetKernelInfo"))
@@ -305,11 +261,6 @@ def _is_empty(global_size) -> bool:
         return any(int(g) == 0 for g in global_size)
     except TypeError:
         return global_size == 0
-
-
-def _instant(queued: int) -> ProfilingInfo:
-    now = now_ns()
-    return ProfilingInfo(queued, queued, now, now)
 
 
 def _access_qualifier(param) -> int:

@@ -10,6 +10,7 @@ local arguments are placed after the static variables, so their slot values diff
 from __future__ import annotations
 
 import ctypes
+import math
 
 from ..codegen.worker_pool import LaunchRequest, RegionDesc
 from .ndrange import launch_info, split_regions
@@ -44,10 +45,12 @@ class RegionBatch:
 class LaunchPlan:
     """The batches of one (global size, local size, offset) of one kernel."""
 
-    __slots__ = ("global_size", "local_size", "offset", "batches", "printf_buffer", "regions")
+    __slots__ = ("global_size", "local_size", "offset", "batches", "printf_buffer", "regions", "work_items",
+                 "runs")
 
     def __init__(self, global_size, local_size, offset, function_for, args_address: int) -> None:
         self.global_size, self.local_size, self.offset = global_size, local_size, offset
+        self.work_items = math.prod(global_size)
         by_static: dict[int, list] = {}
         self.regions = []  # (Region, WorkGroupFunction): checked mode finds a failed group's sites here
         for region in split_regions(global_size, local_size):
@@ -58,6 +61,7 @@ class LaunchPlan:
             by_static.setdefault(function.static_local_bytes, []).append(entry)
         self.batches = tuple(RegionBatch(entries, static) for static, entries in by_static.items())
         self.printf_buffer = 0
+        self.runs = None  # launch.py's checked (request, groups, arena, None) per batch, once known
 
     def use_printf_buffer(self, address: int) -> None:
         """Point every region's `struct launch` at the kernel's printf buffer."""

@@ -6,6 +6,11 @@ array's `.base` is the MemoryMap (as in pyopencl); `release()` unmaps it. The ma
 memory alive, so an array outliving its buffer never reads freed memory. A map for READ only gives
 a read-only array: writing there is undefined in OpenCL (lost on a discrete GPU), so it is an error
 here rather than a silent difference.
+
+Maps and unmaps are commands of their queue like any other: the array is returned at once (as
+pyopencl does for a non-blocking map) and holds valid data once the map's event completes, i.e. after
+the commands before it in an in-order queue; a blocking map (the default) returns then. The buffer's
+map count changes at the enqueue calls.
 """
 from __future__ import annotations
 
@@ -16,8 +21,7 @@ from loomcl.errors import LogicError, status_code
 from .buffer import Buffer
 from .command_queue import check_queue
 from .constants import command_type, map_flags, mem_flags
-from .event import check_wait_list, now_ns
-from .transfer import completed_event
+from .event import check_wait_list
 
 _ROUTINE = "clEnqueueMapBuffer"
 _KNOWN = map_flags.READ | map_flags.WRITE | map_flags.WRITE_INVALIDATE_REGION
@@ -49,12 +53,13 @@ class MemoryMap:
     def release(self, queue=None, wait_for=None):
         """Unmap (clEnqueueUnmapMemObject); returns the unmap's Event. A second release is an error."""
         routine = "clEnqueueUnmapMemObject"
-        check_wait_list(wait_for, routine)
+        queue = queue or self.queue
+        check_queue(queue, routine, self.buffer)
+        wait_for = check_wait_list(wait_for, routine)
         if not self._mapped:
             raise LogicError(routine, status_code.INVALID_VALUE, "this MemoryMap was already released")
-        queued = now_ns()
         self._unmap()
-        return completed_event(queue or self.queue, command_type.UNMAP_MEM_OBJECT, queued)
+        return queue.enqueue(command_type.UNMAP_MEM_OBJECT, routine, None, wait_for)
 
     def _unmap(self) -> None:
         self._mapped = False
@@ -75,8 +80,7 @@ class MemoryMap:
 def enqueue_map_buffer(queue, buf: Buffer, flags: int, offset: int, shape, dtype, order: str = "C",
                        strides=None, wait_for=None, is_blocking: bool = True):
     """pyopencl's enqueue_map_buffer: `(array, event)`, the array a view of `buf`'s bytes from `offset`."""
-    queued = now_ns()
-    check_wait_list(wait_for, _ROUTINE)
+    wait_for = check_wait_list(wait_for, _ROUTINE)
     if not isinstance(buf, Buffer):
         raise LogicError(_ROUTINE, status_code.INVALID_MEM_OBJECT, f"{buf!r} is not a Buffer")
     check_queue(queue, _ROUTINE, buf)
@@ -98,8 +102,9 @@ def enqueue_map_buffer(queue, buf: Buffer, flags: int, offset: int, shape, dtype
         raise LogicError(_ROUTINE, status_code.INVALID_VALUE,
                          f"bytes [{offset}, {offset + span}) exceed the buffer's {buf.size} bytes")
     mapping = MemoryMap(queue, buf, memory[offset:offset + span], shape, dtype, strides, bool(flags & _WRITES))
-    buf.map_count += 1
-    return np.asarray(mapping), completed_event(queue, command_type.MAP_BUFFER, queued)
+    array = np.asarray(mapping)
+    buf.map_count += 1  # (undone by the map's __del__ if the blocking wait raises)
+    return array, queue.enqueue(command_type.MAP_BUFFER, _ROUTINE, None, wait_for, bool(is_blocking))
 
 
 def check_map_flags(buf, flags, routine: str = _ROUTINE) -> int:

@@ -99,10 +99,12 @@ class WorkerPool:
         per thread, for dynamic load balance."""
         return max(1, min(MAX_CHUNK, groups // (self._threads * CHUNKS_PER_THREAD)))
 
-    def run(self, request: ctypes.c_void_p, total_groups: int, arena_bytes: int) -> LaunchFailure | None:
+    def run(self, request: ctypes.c_void_p, total_groups: int, arena_bytes: int, block=None,
+            image: bytes = b"") -> LaunchFailure | None:
         """Run a launch (`request` points to a worker_pool.LaunchRequest); returns when all its
         groups are done, or when a fault or Ctrl-C stopped it (then says why). Threads start on the
-        first launch with more than one group."""
+        first launch with more than one group. With `block` (a byte view of the argument block the
+        launch reads), `image` is copied there first, under the lock that makes launches take turns."""
         if arena_bytes > self._arena_bytes or self._workers_wanted and total_groups > 1:
             with self._lock:
                 self._prepare(arena_bytes, total_groups)
@@ -112,6 +114,8 @@ class WorkerPool:
         with self._lock:
             if handler is not self._interrupt_handler:
                 self._install_interrupt(handler)
+            if block is not None:
+                block[:] = image
             status = self._call(request)
             if status:
                 return LaunchFailure(status, self._native.last_fault() if status == STATUS_FAULT else None)

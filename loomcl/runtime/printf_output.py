@@ -1,6 +1,6 @@
 """printf output of a kernel: the buffer its launches write records into, and the text printed
 from them after each launch (OpenCL C 6.12.13.1: a launch's output is flushed when its event
-completes; launches here are synchronous, so the text is written before the enqueue returns).
+completes; here the text is written when the launch ends, before its event completes).
 
 The buffer (layout in printf/record.py) belongs to the kernel object; before a launch its cursor
 and drop count are reset. After the launch every record becomes the text of one printf call,

@@ -5,8 +5,8 @@ Buffer and host memory, `src_origin, dst_origin, region[, src_pitches, dst_pitch
 A side is a 3-D box in a flat byte array: origin and region are (x in bytes, y rows, z slices),
 padded with 0 (origin) and 1 (region); pitches are (row pitch, slice pitch) in bytes, and a missing
 or zero pitch means tightly packed (region[0], then region[1] * row pitch). Each side becomes a
-strided uint8 view after its whole extent is checked against its array, so one numpy assignment
-does the copy and no byte outside either box is touched.
+strided uint8 view after its whole extent is checked against its array (at the enqueue call), so
+one numpy assignment, the command's work, does the copy and no byte outside either box is touched.
 """
 from __future__ import annotations
 
@@ -16,13 +16,14 @@ from numpy.lib.stride_tricks import as_strided
 from loomcl.errors import LogicError, status_code
 
 from .buffer import Buffer, host_bytes
+from .command import Copy
 from .constants import command_type
 
 RECT_KEYWORDS = ("buffer_origin", "src_origin")
 
 
-def copy_rect(dest, src, kwargs: dict) -> int:
-    """Do the rectangular copy `kwargs` describes; return its command type."""
+def copy_rect(dest, src, kwargs: dict) -> tuple:
+    """Check the rectangular copy `kwargs` describes; return (command type, routine, work)."""
     if isinstance(dest, Buffer) and isinstance(src, Buffer):
         routine, command = "clEnqueueCopyBufferRect", command_type.COPY_BUFFER_RECT
         names = ("src_origin", "dst_origin", "region", "src_pitches", "dst_pitches")
@@ -50,8 +51,7 @@ def copy_rect(dest, src, kwargs: dict) -> int:
     target = _box(dst_memory, dst_origin, dst_pitches, region, routine, "destination")
     if src is dest and _overlap(source, target, src_memory):
         raise LogicError(routine, status_code.MEM_COPY_OVERLAP, "the source and destination boxes overlap")
-    target[...] = source
-    return command
+    return command, routine, Copy(target, source)
 
 
 def _arguments(kwargs: dict, names: tuple, routine: str) -> list:

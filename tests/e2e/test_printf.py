@@ -96,7 +96,7 @@ def test_vector_specifier_without_length_takes_the_lane_type_of_its_argument(ctx
     log = prg.get_build_info(ctx.devices[0], cl.program_build_info.LOG)
     assert "warning: a vector specifier needs a length modifier (hh, h, hl or l) in OpenCL C; " \
            "'%v4hlf' prints a 'float4'" in log
-    prg.k(queue, (1,), (1,))
+    prg.k(queue, (1,), (1,)).wait()
     assert capsys.readouterr().out == "1.000000,2.000000,3.000000,4.000000|5,6\n"
 
 
@@ -306,20 +306,22 @@ def test_width_mismatches_and_unused_arguments_are_warnings(ctx, queue, capsys):
     assert "warning: format '%d' specifies type 'int' but the argument has type 'long'" in log
     assert "warning: format '%ld' specifies type 'long' but the argument has type 'int'" in log
     assert "warning: data argument not used by format string" in log
-    prg.k(queue, (1,), (1,), np.int64((1 << 32) + 5))
+    prg.k(queue, (1,), (1,), np.int64((1 << 32) + 5)).wait()  # printed when the launch completes
     assert capsys.readouterr().out == "5|7\n"
 
 
 def test_a_launch_that_fails_still_prints_what_ran(ctx, queue, capsys, monkeypatch):
     prg = cl.Program(ctx, r'kernel void k(void) { printf("before the failure\n"); }').build()
     kernel = prg.k
-    run = kernel._run
+    launcher = kernel._launcher
+    run = launcher._run
 
-    def run_then_fail(plan, args):  # stands for a kernel fault after some work-groups ran
-        run(plan, args)
+    def run_then_fail(*args):  # stands for a kernel fault after some work-groups ran
+        run(*args)
         raise OSError("launch failed")
 
-    monkeypatch.setattr(kernel, "_run", run_then_fail)
+    monkeypatch.setattr(launcher, "_run", run_then_fail)
+    event = kernel(queue, (2,), (1,))
     with pytest.raises(OSError):
-        kernel(queue, (2,), (1,))
+        event.wait()
     assert capsys.readouterr().out == "before the failure\n" * 2

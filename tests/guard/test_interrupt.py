@@ -25,7 +25,7 @@ def test_ctrl_c_stops_an_endless_kernel(threads):
         for attempt in range(2):
             interrupt_soon()
             try:
-                prg.endless(queue, (n,), (64,), flag, out)
+                prg.endless(queue, (n,), (64,), flag, out).wait()
                 print("finished", flush=True)
             except KeyboardInterrupt:
                 print("KeyboardInterrupt", flush=True)
@@ -47,7 +47,7 @@ def test_sigint_taken_by_a_worker_thread_in_kernel_code():
         worker = next(t for t in threading.enumerate() if t.name == "loomcl-worker-0")
         once_running(signal.pthread_kill, worker.ident, signal.SIGINT)
         try:
-            prg.endless(queue, (n,), (64,), flag, out)
+            prg.endless(queue, (n,), (64,), flag, out).wait()
             print("finished", flush=True)
         except KeyboardInterrupt:
             print("KeyboardInterrupt", flush=True)
@@ -67,7 +67,7 @@ def test_ctrl_c_stops_a_launch_of_another_thread():
         done = threading.Event()
         def launch():
             try:
-                prg.endless(queue, (n,), (64,), flag, out)
+                prg.endless(queue, (n,), (64,), flag, out).wait()
                 outcome.append("finished")
             except cl.KernelInterruptedError as exc:
                 outcome.append(str(exc))
@@ -102,7 +102,7 @@ def test_a_sigint_handler_of_the_program_still_runs():
         signal.signal(signal.SIGINT, lambda signum, frame: seen.append(signum))
         interrupt_soon()
         try:
-            prg.endless(queue, (n,), (64,), flag, out)
+            prg.endless(queue, (n,), (64,), flag, out).wait()
         except cl.KernelInterruptedError as exc:
             print("interrupted:", "was interrupted (SIGINT)" in str(exc), flush=True)
         print("handler saw", seen, flush=True)

@@ -58,7 +58,7 @@ def test_far_write_raises_and_the_queue_stays_usable(ctx, queue, prg, threads, b
 def test_fault_address_is_the_far_element(ctx, queue, prg):
     buf = cl.Buffer(ctx, mf.READ_WRITE, 4 * N)
     with pytest.raises(cl.KernelFaultError) as info:
-        prg.far_write(queue, (N,), (64,), buf, np.int32(7))
+        prg.far_write(queue, (N,), (64,), buf, np.int32(7)).wait()
     address = int(str(info.value).split("at address ")[1].split(";")[0], 16)
     assert address == buf.int_ptr + 4 * (1 << 40)
 
@@ -71,7 +71,7 @@ def test_fault_on_a_worker_thread(ctx, queue, prg):
             flag = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.zeros(2, np.int32))
             target = cl.Buffer(ctx, mf.READ_WRITE, 64)
             with pytest.raises(cl.KernelFaultError, match="kernel 'worker_fault' faulted: SIGSEGV"):
-                prg.worker_fault(queue, (4 * 64,), (64,), flag, target)
+                prg.worker_fault(queue, (4 * 64,), (64,), flag, target).wait()
             seen = np.empty(2, np.int32)
             cl.enqueue_copy(queue, seen, flag)
             assert seen.tolist() == [1, 1]  # the faulting groups ran while group 0 was still running
@@ -99,7 +99,7 @@ def test_sigfpe_in_kernel_code(ctx, queue, prg):
         sender = threading.Thread(target=send_once_running)
         sender.start()
         with pytest.raises(cl.KernelFaultError) as info:
-            prg.endless(queue, (64,), (64,), flag, out)
+            prg.endless(queue, (64,), (64,), flag, out).wait()  # this thread runs it (waiters help)
         sender.join()
         assert "kernel 'endless' faulted: SIGFPE (sent by kill or raise); run with LOOMCL_CHECK=1" in str(info.value)
         assert np.array_equal(launch_far_write(ctx, queue, prg, -1), np.arange(N))
@@ -112,7 +112,7 @@ def test_fault_in_a_fresh_process(threads):
     result = run_script(
         """
         try:
-            prg.far_write(queue, (n,), (64,), out, np.int32(100))
+            prg.far_write(queue, (n,), (64,), out, np.int32(100)).wait()
         except cl.KernelFaultError as exc:
             print("caught", exc, flush=True)
         check_fill()
@@ -240,7 +240,7 @@ def test_sigbus_from_a_truncated_mapped_file(ctx, queue, prg, tmp_path):
     assert buf.int_ptr == mapped.ctypes.data
     os.truncate(path, 0)
     with pytest.raises(cl.KernelFaultError) as info:
-        prg.fill(queue, (N,), (64,), buf, np.int32(1))
+        prg.fill(queue, (N,), (64,), buf, np.int32(1)).wait()
     message = str(info.value)
     assert "kernel 'fill' faulted: SIGBUS (nonexistent physical address) at address 0x" in message
     address = int(message.split("at address ")[1].split(";")[0], 16)
@@ -259,7 +259,7 @@ def test_what_a_faulting_kernel_printed_before_the_fault_is_printed(ctx, queue, 
     pool.set_thread_count(1)
     try:
         with pytest.raises(cl.KernelFaultError, match="kernel 'say_then_fault' faulted: SIGSEGV"):
-            program.say_then_fault(queue, (64,), (64,), cl.Buffer(ctx, mf.READ_WRITE, 4 * 64))
+            program.say_then_fault(queue, (64,), (64,), cl.Buffer(ctx, mf.READ_WRITE, 4 * 64)).wait()
     finally:
         pool.set_thread_count(before)
     assert capsys.readouterr().out == "before the fault: 42\n"

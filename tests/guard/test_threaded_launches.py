@@ -77,18 +77,20 @@ def test_threads_build_and_launch_with_their_own_queues():
 
 
 def test_a_fault_in_one_thread_leaves_the_others_correct():
+    """Each thread has its own queue (a fault is raised by waits on its queue), all share one kernel."""
     ctx = cl.create_some_context(interactive=False)
-    queue = cl.CommandQueue(ctx)
     program = cl.Program(ctx, SOURCE).build()
+    kernel = program.far_write
     faults, wrong = [], []
 
     def work(index):
+        queue = cl.CommandQueue(ctx)
         out = cl.Buffer(ctx, mf.READ_WRITE, 4 * N)
         got = np.empty(N, np.int32)
         for launch in range(LAUNCHES // 4):
             bad = 5 if index % 2 else -1
             try:
-                program.far_write(queue, (N,), (64,), out, np.int32(bad))
+                kernel(queue, (N,), (64,), out, np.int32(bad)).wait()
             except cl.KernelFaultError:
                 faults.append(index)
                 continue

@@ -108,6 +108,7 @@ def test_event_without_profiling(queue, ctx):
 def test_event_profiling(profiling_queue, ctx):
     buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 1 << 20)
     event = cl.enqueue_fill_buffer(profiling_queue, buf, b"\x07", 0, 1 << 20)
+    event.wait()
     profile = event.profile
     assert profile.queued <= profile.submit <= profile.start <= profile.end
     assert event.get_profiling_info(cl.profiling_info.END) == profile.end

@@ -120,7 +120,7 @@ def test_use_host_ptr_shares_memory_with_pitches(ctx, queue):
     img = cl.Image(ctx, mf.READ_WRITE | mf.USE_HOST_PTR, RGBA8, shape=(7, 3), pitches=(40,), hostbuf=host)
     assert (img.row_pitch, img.size, img.hostbuf is host) == (40, 120, True)
     assert img.get_info(cl.mem_info.HOST_PTR) == host.ctypes.data == img.descriptor.data
-    cl.enqueue_fill_image(queue, img, np.array([1, 2, 3, 4], np.uint32), (1, 2), (2, 1))
+    cl.enqueue_fill_image(queue, img, np.array([1, 2, 3, 4], np.uint32), (1, 2), (2, 1)).wait()
     assert host[2, 4:12].tolist() == [1, 2, 3, 4] * 2 and host.sum() == 20
     host[0, :4] = [9, 8, 7, 6]
     out = np.zeros(4, np.uint8)

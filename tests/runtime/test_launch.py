@@ -159,12 +159,14 @@ def test_list_sizes_and_empty_ndrange(ctx, queue, prg):
     prg.store_gid(queue, [32], [8], out)
     assert np.array_equal(read(queue, out, np.int32, 32), np.arange(32))
     event = prg.store_gid(queue, (0,), None, out, allow_empty_ndrange=True)
+    event.wait()
     assert event.command_execution_status == cl.command_execution_status.COMPLETE
 
 
 def test_profiled_launch(ctx, profiling_queue, prg):
     out = cl.Buffer(ctx, mf.READ_WRITE, 4 * 4096)
     event = prg.store_gid(profiling_queue, (4096,), (64,), out)
+    event.wait()
     assert event.profile.queued <= event.profile.start <= event.profile.end
     assert event.command_type == cl.command_type.NDRANGE_KERNEL
 

@@ -24,16 +24,20 @@ def test_user_event_lifecycle(ctx, queue):
     np.testing.assert_array_equal(out, np.arange(4))
 
 
-def test_waiting_for_an_incomplete_user_event_is_an_error(ctx, queue):
+def test_commands_wait_for_an_incomplete_user_event(ctx, queue):
     event = cl.UserEvent(ctx)
     buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 16)
-    with pytest.raises(cl.LogicError, match="INVALID_OPERATION.*not complete.*set_status"):
-        cl.enqueue_copy(queue, buf, np.ones(4, np.int32), wait_for=[event])
-    with pytest.raises(cl.LogicError, match="clWaitForEvents failed: INVALID_OPERATION"):
-        event.wait()
-    out = np.empty(4, np.int32)
-    cl.enqueue_copy(queue, out, buf)
-    np.testing.assert_array_equal(out, 0)  # the refused copy wrote nothing
+    write = cl.enqueue_copy(queue, buf, np.ones(4, np.int32), wait_for=[event], is_blocking=False)
+    out = np.zeros(4, np.int32)
+    read = cl.enqueue_copy(queue, out, buf, is_blocking=False)  # in order: after the write
+    queue.flush()
+    assert write.command_execution_status == status.QUEUED
+    assert read.command_execution_status == status.QUEUED
+    np.testing.assert_array_equal(out, 0)  # nothing ran yet
+    event.set_status(status.COMPLETE)
+    read.wait()
+    assert write.command_execution_status == status.COMPLETE
+    np.testing.assert_array_equal(out, 1)
 
 
 def test_user_event_error_status_fails_waiters(ctx, queue):
@@ -41,7 +45,13 @@ def test_user_event_error_status_fails_waiters(ctx, queue):
     event.set_status(-5)
     assert event.command_execution_status == -5
     with pytest.raises(cl.RuntimeError, match="EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST.*error status -5"):
-        cl.enqueue_marker(queue, wait_for=[event])
+        event.wait()
+    marker = cl.enqueue_marker(queue, wait_for=[event])
+    with pytest.raises(cl.RuntimeError, match="clEnqueueMarkerWithWaitList failed: "
+                       "EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST.*status -5.*error status -5"):
+        marker.wait()
+    assert marker.command_execution_status == cl.status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+    queue.finish()  # the wait raised it: finish has nothing left to raise
 
 
 @pytest.mark.parametrize("bad", [status.RUNNING, status.SUBMITTED, 7, True, "COMPLETE"])

@@ -1,5 +1,5 @@
 """Fixtures of the checked-mode tests: `checked_error`, which launches a
-kernel built with `-loomcl-check` and returns the exception the launch raised."""
+kernel built with `-loomcl-check` and returns the exception the launch raised (at queue.finish())."""
 from __future__ import annotations
 
 import os
@@ -23,8 +23,9 @@ def checked_error(ctx, queue):
     def run(src, name, global_size, local_size, *args, error=cl.KernelCheckError):
         kernel = getattr(cl.Program(ctx, src).build(options="-loomcl-check"), name)
         args = [buffer(ctx, a) if isinstance(a, np.ndarray) else a for a in args]
+        kernel(queue, global_size, local_size, *args)  # enqueued: a violation fails the launch's event
         with pytest.raises(error) as info:
-            kernel(queue, global_size, local_size, *args)
+            queue.finish()
         return info.value
 
     return run

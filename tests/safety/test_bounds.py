@@ -60,7 +60,7 @@ def test_sub_buffer_is_its_own_extent_and_the_parent_is_untouched(ctx, queue):
 }"""
     kernel = cl.Program(ctx, src).build(options="-loomcl-check").fill
     with pytest.raises(cl.OutOfBoundsError) as info:
-        kernel(queue, (24,), (8,), parent[64:128])
+        kernel(queue, (24,), (8,), parent[64:128]).wait()
     assert lines(info.value)[0] == ("<kernel>:2:25: error: out-of-bounds write in kernel 'fill': index 16 "
                                     "(byte offset 64) of argument 'a', which holds 16 elements of 4 bytes (64 bytes)")
     assert lines(info.value)[3] == WORK_ITEM.format("16, 0, 0", "0, 0, 0", "2, 0, 0")
@@ -158,7 +158,7 @@ def test_in_bounds_launch_after_a_violation_runs_normally(ctx, queue):
     kernel = cl.Program(ctx, src).build(options="-loomcl-check").inc
     data = buffer(ctx, np.zeros(64, np.int32))
     with pytest.raises(cl.OutOfBoundsError):
-        kernel(queue, (64,), (16,), data, np.int32(2))
+        kernel(queue, (64,), (16,), data, np.int32(2)).wait()
     fresh = buffer(ctx, np.zeros(64, np.int32))
     kernel(queue, (64,), (16,), fresh, np.int32(1))  # the error record was reset
     host = np.empty(64, np.int32)
@@ -171,7 +171,7 @@ def test_environment_switches_checked_mode_on(ctx, queue, monkeypatch):
     src = """__kernel void over(__global float *a) { a[get_global_id(0) + 1] = 0.0f; }"""
     kernel = cl.Program(ctx, src).build().over
     with pytest.raises(cl.OutOfBoundsError):
-        kernel(queue, (8,), (8,), buffer(ctx, np.zeros(8, np.float32)))
+        kernel(queue, (8,), (8,), buffer(ctx, np.zeros(8, np.float32))).wait()
 
 
 def test_pointer_loaded_from_memory_is_checked_against_every_object(ctx, queue):
@@ -188,7 +188,7 @@ def test_pointer_loaded_from_memory_is_checked_against_every_object(ctx, queue):
     cl.enqueue_copy(queue, host, b)
     assert host.tolist() == [0.0, 1.0] * 8
     with pytest.raises(cl.OutOfBoundsError) as info:
-        kernel(queue, (16,), (8,), a, b, np.int32(2))
+        kernel(queue, (16,), (8,), a, b, np.int32(2)).wait()
     assert lines(info.value)[:3] == [
         "<kernel>:5:22: error: out-of-bounds write in kernel 'table': the pointer (loaded from memory or made from "
         "an integer) points into none of argument 'a' or argument 'b'",
@@ -219,6 +219,6 @@ def test_generic_pointer_loaded_from_memory_is_checked_against_every_space(ctx, 
     a = buffer(ctx, np.zeros(16, np.float32))
     kernel(queue, (8,), (8,), a, np.int32(2))  # a[2] and priv[2]: in bounds
     with pytest.raises(cl.OutOfBoundsError) as info:
-        kernel(queue, (8,), (8,), a, np.int32(8))  # a[8] is fine, priv[8] is not
+        kernel(queue, (8,), (8,), a, np.int32(8)).wait()  # a[8] is fine, priv[8] is not
     assert "points into none of argument 'a' or private array 'priv'" in lines(info.value)[0]
     assert lines(info.value)[3] == WORK_ITEM.format("1, 0, 0", "1, 0, 0", "0, 0, 0")
