@@ -122,6 +122,7 @@ def test_migrate_orders_like_a_marker():
     buffer = new_buffer(context, 64)
     event = c_void_p()
     out["migrate"] = cl.clEnqueueMigrateMemObjects(queue, 1, ptrs(buffer), 1, 0, None, byref(event))
+    assert cl.clFinish(queue) == 0
     out["status"] = struct.unpack("i", info(cl.clGetEventInfo, event.value, 0x11D3))[0]
     out["bad_flags"] = cl.clEnqueueMigrateMemObjects(queue, 1, ptrs(buffer), 1 << 10, 0, None, None)
     out["none"] = cl.clEnqueueMigrateMemObjects(queue, 0, None, 1, 0, None, None)
