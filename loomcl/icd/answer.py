@@ -32,11 +32,11 @@ def handle_kind(obj) -> str:
     raise TypeError(f"{obj!r} is not an object the C API has handles for")
 
 
-def answer_query(obj, info_class: type, param: int, size, out, size_ret, routine: str) -> int:
-    """Answers from `obj.get_info(param)`; REFERENCE_COUNT is the handle's (the C API's) count."""
+def answer_query(handle, obj, info_class: type, param: int, size, out, size_ret, routine: str) -> int:
+    """Answers from `obj.get_info(param)`; REFERENCE_COUNT is `handle`'s (the C API's) count."""
     name = info_class.to_string(param, "0x%x")
     if name == "REFERENCE_COUNT":
-        value = registry.count(obj)
+        value = registry.count(handle)
     else:
         value = obj.get_info(param)
     return answer(value, info_class, param, size, out, size_ret, routine)

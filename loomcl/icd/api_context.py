@@ -7,7 +7,7 @@ from loomcl.runtime.constants import context_info
 from loomcl.runtime.context import Context
 
 from .answer import answer, answer_query
-from .api_platform import platform
+from .api_platform import checked_device_type, platform
 from .callbacks import ContextNotify, run_destructor_callbacks
 from .handles import registry
 from .info import properties, property_words
@@ -41,7 +41,8 @@ def clCreateContextFromType(props, kind, notify, user_data):
     words = _check_properties(props, routine)
     if notify is None and user_data:
         raise LogicError(routine, status_code.INVALID_VALUE, "user_data given without pfn_notify")
-    return _new_context(Context(devices=platform().get_devices(kind)), words, notify, user_data)
+    devices = platform().get_devices(checked_device_type(kind, routine))
+    return _new_context(Context(devices=devices), words, notify, user_data)
 
 
 def _new_context(context: Context, words: list[int], notify, user_data) -> int:
@@ -66,7 +67,7 @@ def clGetContextInfo(handle, param, size, out, size_ret):
     context = registry.get(handle, "context", routine)
     if param == context_info.PROPERTIES:
         return answer(context.properties, context_info, param, size, out, size_ret, routine)
-    return answer_query(context, context_info, param, size, out, size_ret, routine)
+    return answer_query(handle, context, context_info, param, size, out, size_ret, routine)
 
 
 def clSetContextDestructorCallback(handle, notify, user_data):

@@ -9,35 +9,51 @@ from loomcl.runtime.event import UserEvent, wait_for_events
 
 from .answer import answer_query
 from .callbacks import EVENT_CALLBACK
-from .handles import registry
-from .info import write_scalar
+from .handles import invalid, registry
 
 _CALLBACK_STATUSES = (0, 1, 2)  # COMPLETE, RUNNING, SUBMITTED
+_BAD_LIST = status_code.INVALID_EVENT_WAIT_LIST
+_queues = registry.live["queue"]
+_pointer_at = ctypes.c_void_p.from_address
 
 
-def wait_list(count, events, routine: str) -> list | None:
-    if (count == 0) != (not events):
+def wait_list(count, events, routine: str, queue) -> list | None:
+    """An enqueue call's (num_events_in_wait_list, event_wait_list) for `queue`: None when empty (the
+    usual case); the events must be of the queue's context."""
+    if not count and not events:
+        return None
+    if not count or not events:
         raise LogicError(routine, status_code.INVALID_EVENT_WAIT_LIST,
                          f"num_events_in_wait_list is {count} but event_wait_list is {'set' if events else 'NULL'}")
-    if not count:
-        return None
-    return registry.get_list(count, events, "event", routine, status_code.INVALID_EVENT_WAIT_LIST)
+    listed = registry.get_list(count, events, "event", routine, _BAD_LIST, _BAD_LIST)
+    same_context(listed, queue.context, routine)
+    return listed
+
+
+def same_context(events: list, context, routine: str) -> None:
+    for event in events:
+        if event.context is not context:
+            raise LogicError(routine, status_code.INVALID_CONTEXT, "the events belong to different contexts")
 
 
 def hand_out(event, out) -> None:
     """Gives the caller a handle to the command's event if it asked for one (`cl_event *event`)."""
     if out:
-        write_scalar(ctypes.c_void_p, out, registry.new(event, "event"))
+        _pointer_at(out).value = registry.new(event, "event")
 
 
 def queue_of(handle, routine: str):
-    return registry.get(handle, "queue", routine)
+    queue = _queues.get(handle)
+    if queue is None:
+        raise invalid(handle, "queue", routine)
+    return queue
 
 
 def enqueue_marker(queue, num_events, events, out, routine="clEnqueueMarkerWithWaitList"):
     from loomcl.runtime.command_queue import enqueue_marker as marker
 
-    hand_out(marker(queue_of(queue, routine), wait_for=wait_list(num_events, events, routine)), out)
+    q = queue_of(queue, routine)
+    hand_out(marker(q, wait_for=wait_list(num_events, events, routine, q)), out)
 
 
 def clEnqueueMarkerWithWaitList(queue, num_events, events, out):
@@ -48,7 +64,8 @@ def clEnqueueBarrierWithWaitList(queue, num_events, events, out):
     from loomcl.runtime.command_queue import enqueue_barrier
 
     routine = "clEnqueueBarrierWithWaitList"
-    hand_out(enqueue_barrier(queue_of(queue, routine), wait_for=wait_list(num_events, events, routine)), out)
+    q = queue_of(queue, routine)
+    hand_out(enqueue_barrier(q, wait_for=wait_list(num_events, events, routine, q)), out)
 
 
 def clEnqueueMarker(queue, out):
@@ -67,19 +84,23 @@ def clEnqueueWaitForEvents(queue, num_events, events):
         raise LogicError(routine, status_code.INVALID_VALUE, "no events given")
     from loomcl.runtime.command_queue import enqueue_barrier
 
-    enqueue_barrier(queue_of(queue, routine), wait_for=wait_list(num_events, events, routine))
+    q = queue_of(queue, routine)
+    enqueue_barrier(q, wait_for=wait_list(num_events, events, routine, q))
 
 
 def clWaitForEvents(num_events, events):
     routine = "clWaitForEvents"
     if not num_events or not events:
         raise LogicError(routine, status_code.INVALID_VALUE, "no events given")
-    wait_for_events(registry.get_list(num_events, events, "event", routine, status_code.INVALID_EVENT))
+    listed = registry.get_list(num_events, events, "event", routine, status_code.INVALID_EVENT)
+    same_context(listed, listed[0].context, routine)
+    wait_for_events(listed)
 
 
 def clGetEventInfo(handle, param, size, out, size_ret):
     routine = "clGetEventInfo"
-    return answer_query(registry.get(handle, "event", routine), event_info, param, size, out, size_ret, routine)
+    event = registry.get(handle, "event", routine)
+    return answer_query(handle, event, event_info, param, size, out, size_ret, routine)
 
 
 def clGetEventProfilingInfo(handle, param, size, out, size_ret):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ctypes
 
 from loomcl.errors import LogicError, status_code
-from loomcl.runtime.buffer import Buffer
+from loomcl.runtime.buffer import Buffer, check_host_access
 from loomcl.runtime.image import Image
 from loomcl.runtime.image_constants import image_info, sampler_info
 from loomcl.runtime.image_desc import ImageDescriptor, layout
@@ -140,11 +140,12 @@ def _host_box(image: Image, ptr, region, row_pitch, slice_pitch, routine: str):
 def _read_write(routine, queue, handle, blocking, origin, region, row_pitch, slice_pitch, ptr, num_events, events,
                 out, reading):
     q, image = queue_of(queue, routine), _image(handle, routine)
+    check_host_access(image, reading, routine)
     origin, region = size_triple(origin, routine, "origin"), size_triple(region, routine, "region")
     host, row_pitch, slice_pitch = _host_box(image, ptr, region, row_pitch, slice_pitch, routine)
     dest, src = (host, image) if reading else (image, host)
     hand_out(enqueue_copy(q, dest, src, origin=origin, region=region, row_pitch=row_pitch, slice_pitch=slice_pitch,
-                          is_blocking=bool(blocking), wait_for=wait_list(num_events, events, routine)), out)
+                          is_blocking=bool(blocking), wait_for=wait_list(num_events, events, routine, q)), out)
 
 
 def clEnqueueReadImage(queue, image, blocking, origin, region, row_pitch, slice_pitch, ptr, num_events, events, out):
@@ -159,44 +160,48 @@ def clEnqueueWriteImage(queue, image, blocking, origin, region, row_pitch, slice
 
 def clEnqueueCopyImage(queue, src, dst, src_origin, dst_origin, region, num_events, events, out):
     routine = "clEnqueueCopyImage"
-    hand_out(enqueue_copy(queue_of(queue, routine), _image(dst, routine), _image(src, routine),
+    q = queue_of(queue, routine)
+    hand_out(enqueue_copy(q, _image(dst, routine), _image(src, routine),
                           src_origin=size_triple(src_origin, routine, "src_origin"),
                           dest_origin=size_triple(dst_origin, routine, "dst_origin"),
                           region=size_triple(region, routine, "region"),
-                          wait_for=wait_list(num_events, events, routine)), out)
+                          wait_for=wait_list(num_events, events, routine, q)), out)
 
 
 def clEnqueueCopyImageToBuffer(queue, src, dst, src_origin, region, dst_offset, num_events, events, out):
     routine = "clEnqueueCopyImageToBuffer"
+    q = queue_of(queue, routine)
     buffer = registry.get(dst, "mem", routine)
     if not isinstance(buffer, Buffer):
         raise LogicError(routine, status_code.INVALID_MEM_OBJECT, "dst_buffer is not a buffer")
-    hand_out(enqueue_copy(queue_of(queue, routine), buffer, _image(src, routine),
+    hand_out(enqueue_copy(q, buffer, _image(src, routine),
                           origin=size_triple(src_origin, routine, "src_origin"),
                           region=size_triple(region, routine, "region"), offset=dst_offset,
-                          wait_for=wait_list(num_events, events, routine)), out)
+                          wait_for=wait_list(num_events, events, routine, q)), out)
 
 
 def clEnqueueCopyBufferToImage(queue, src, dst, src_offset, dst_origin, region, num_events, events, out):
     routine = "clEnqueueCopyBufferToImage"
+    q = queue_of(queue, routine)
     buffer = registry.get(src, "mem", routine)
     if not isinstance(buffer, Buffer):
         raise LogicError(routine, status_code.INVALID_MEM_OBJECT, "src_buffer is not a buffer")
-    hand_out(enqueue_copy(queue_of(queue, routine), _image(dst, routine), buffer,
+    hand_out(enqueue_copy(q, _image(dst, routine), buffer,
                           origin=size_triple(dst_origin, routine, "dst_origin"),
                           region=size_triple(region, routine, "region"), offset=src_offset,
-                          wait_for=wait_list(num_events, events, routine)), out)
+                          wait_for=wait_list(num_events, events, routine, q)), out)
 
 
 def clEnqueueFillImage(queue, image, color, origin, region, num_events, events, out):
     routine = "clEnqueueFillImage"
+    q = queue_of(queue, routine)
     found = _image(image, routine)
     if not color:
         raise LogicError(routine, status_code.INVALID_VALUE, "fill_color is NULL")
     raw = ctypes.string_at(color, 16)  # a float4, int4 or uint4, as the format takes
-    hand_out(enqueue_fill_image(queue_of(queue, routine), found, raw, size_triple(origin, routine, "origin"),
-                                size_triple(region, routine, "region"), wait_for=wait_list(num_events, events, routine)),
-             out)
+    hand_out(enqueue_fill_image(q, found, raw, size_triple(origin, routine, "origin"),
+                                size_triple(region, routine, "region"),
+                                wait_for=wait_list(num_events, events, routine, q)), out)
 
 
 def clEnqueueMapImage(queue, image, blocking, flags, origin, region, row_pitch, slice_pitch, num_events, events, out):
@@ -208,7 +213,7 @@ def clEnqueueMapImage(queue, image, blocking, flags, origin, region, row_pitch, 
     first_row = (region[0] * found.element_size,)  # the C caller steps through the rest by the pitches
     array, event, rows, slices = enqueue_map_image(q, found, flags, origin, region, first_row, "uint8",
                                                    is_blocking=bool(blocking),
-                                                   wait_for=wait_list(num_events, events, routine))
+                                                   wait_for=wait_list(num_events, events, routine, q))
     write_scalar(ctypes.c_size_t, row_pitch, rows)
     write_scalar(ctypes.c_size_t, slice_pitch, slices)
     hand_out(event, out)
@@ -236,4 +241,5 @@ def clReleaseSampler(handle):
 
 def clGetSamplerInfo(handle, param, size, out, size_ret):
     routine = "clGetSamplerInfo"
-    return answer_query(registry.get(handle, "sampler", routine), sampler_info, param, size, out, size_ret, routine)
+    sampler = registry.get(handle, "sampler", routine)
+    return answer_query(handle, sampler, sampler_info, param, size, out, size_ret, routine)

@@ -3,28 +3,25 @@ from __future__ import annotations
 
 import ctypes
 
-import numpy as np
-
-from loomcl.codegen.abi import ParamKind
 from loomcl.errors import LogicError, status_code
 from loomcl.runtime.constants import kernel_arg_info, kernel_info, kernel_work_group_info
 from loomcl.runtime.kernel import Kernel
-from loomcl.runtime.local_memory import LocalMemory
 
 from .answer import answer, answer_query
 from .api_event import hand_out, queue_of, wait_list
-from .handles import registry
+from .handles import invalid, registry
+from .host_memory import sizes
 from .info import write_scalar
+from .kernel_args import argument_readers
 
 _POINTER = ctypes.sizeof(ctypes.c_void_p)
-_HANDLE_KINDS = {ParamKind.GLOBAL_POINTER: "mem", ParamKind.CONSTANT_POINTER: "mem"}
-if hasattr(ParamKind, "IMAGE"):
-    _HANDLE_KINDS.update({ParamKind.IMAGE: "mem", ParamKind.SAMPLER: "sampler"})
+_kernels = registry.live["kernel"]
 
 
 def _new_kernel(program, name: str) -> int:
     kernel = Kernel(program, name)
     kernel.icd_arguments = {}  # index -> the object set there, kept alive while it is
+    kernel.icd_readers = argument_readers(kernel)
     return registry.new(kernel, "kernel")
 
 
@@ -67,42 +64,16 @@ def clReleaseKernel(handle):
 
 
 def clSetKernelArg(handle, index, size, value):
-    routine = "clSetKernelArg"
-    kernel = registry.get(handle, "kernel", routine)
-    params = kernel.signature.params
-    if index >= len(params):
-        raise LogicError(routine, status_code.INVALID_ARG_INDEX,
-                         f"kernel '{kernel.function_name}' has {len(params)} arguments; index {index} is out of range")
-    param = params[index]
-    kind = _HANDLE_KINDS.get(param.kind)
-    if kind is not None:
-        if size != _POINTER:
-            raise LogicError(routine, status_code.INVALID_ARG_SIZE, f"argument {index} is a handle: arg_size must be {_POINTER}")
-        target = ctypes.c_void_p.from_address(value).value if value else None
-        if target is None and kind != "mem":
-            raise LogicError(routine, status_code.INVALID_ARG_VALUE, f"argument {index} needs a cl_{kind}")
-        obj = registry.get(target, kind, routine) if target else None
-        kernel.set_arg(index, obj)
-        kernel.icd_arguments[index] = obj
-        return
-    if param.kind is ParamKind.LOCAL_POINTER:
-        if value:
-            raise LogicError(routine, status_code.INVALID_ARG_VALUE, f"argument {index} is __local: arg_value must be NULL")
-        if size == 0:
-            raise LogicError(routine, status_code.INVALID_ARG_SIZE, f"argument {index} is __local: arg_size must be > 0")
-        kernel.set_arg(index, LocalMemory(size))
-        return
-    if not value:
-        raise LogicError(routine, status_code.INVALID_ARG_VALUE, f"argument {index} needs a value (arg_value is NULL)")
-    expected = param.dtype.itemsize if param.kind is ParamKind.SCALAR and param.dtype is not None else param.size
-    if size != expected:
-        raise LogicError(routine, status_code.INVALID_ARG_SIZE,
-                         f"argument {index} ({param.type_name} {param.name}) is {expected} bytes; arg_size is {size}")
-    data = ctypes.string_at(value, size)
-    if param.kind is ParamKind.SCALAR and param.dtype is not None and param.dtype.kind in "iuf":
-        kernel.set_arg(index, np.frombuffer(data, dtype=param.dtype)[0])
-    else:
-        kernel.set_arg(index, np.frombuffer(data, dtype=f"V{size}")[0])
+    kernel = _kernels.get(handle)
+    if kernel is None:
+        raise invalid(handle, "kernel", "clSetKernelArg")
+    readers = kernel.icd_readers
+    if index >= len(readers):
+        raise LogicError("clSetKernelArg", status_code.INVALID_ARG_INDEX,
+                         f"kernel '{kernel.function_name}' has {len(readers)} arguments; index {index} is out of range")
+    argument = readers[index](size, value)
+    kernel.set_arg(index, argument)
+    kernel.icd_arguments[index] = argument  # a buffer stays alive while it is the argument
 
 
 def clSetKernelArgSVMPointer(handle, index, value):
@@ -117,7 +88,8 @@ def clSetKernelExecInfo(handle, param, size, value):
 
 def clGetKernelInfo(handle, param, size, out, size_ret):
     routine = "clGetKernelInfo"
-    return answer_query(registry.get(handle, "kernel", routine), kernel_info, param, size, out, size_ret, routine)
+    kernel = registry.get(handle, "kernel", routine)
+    return answer_query(handle, kernel, kernel_info, param, size, out, size_ret, routine)
 
 
 def clGetKernelArgInfo(handle, index, param, size, out, size_ret):
@@ -143,21 +115,22 @@ def clGetKernelSubGroupInfo(handle, device, param, input_size, input_value, size
 clGetKernelSubGroupInfoKHR = clGetKernelSubGroupInfo
 
 
-def _sizes(address, dims: int, routine: str, what: str):
-    return tuple((ctypes.c_size_t * dims).from_address(address)) if address else None
-
-
 def clEnqueueNDRangeKernel(queue, handle, work_dim, offset, global_size, local_size, num_events, events, out):
     routine = "clEnqueueNDRangeKernel"
-    q, kernel = queue_of(queue, routine), registry.get(handle, "kernel", routine)
+    q, kernel = queue_of(queue, routine), _kernels.get(handle)
+    if kernel is None:
+        raise invalid(handle, "kernel", routine)
     if not 1 <= work_dim <= 3:
         raise LogicError(routine, status_code.INVALID_WORK_DIMENSION, f"work_dim {work_dim} is not 1, 2 or 3")
     if not global_size:
-        raise LogicError(routine, status_code.INVALID_VALUE, "global_work_size is NULL")
-    event = kernel.enqueue(q, _sizes(global_size, work_dim, routine, "global"), _sizes(local_size, work_dim, routine, "local"),
-                           global_offset=_sizes(offset, work_dim, routine, "offset"),
-                           wait_for=wait_list(num_events, events, routine), allow_empty_ndrange=True)
-    hand_out(event, out)
+        raise LogicError(routine, status_code.INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL")
+    wait_for = wait_list(num_events, events, routine, q) if num_events or events else None
+    local = sizes(local_size, work_dim) if local_size else None
+    start = sizes(offset, work_dim) if offset else None
+    event = kernel.enqueue(q, sizes(global_size, work_dim), local, start, wait_for,
+                           False, True)  # g_times_l no, allow_empty_ndrange yes (OpenCL 2.1+)
+    if out:
+        hand_out(event, out)
 
 
 def clEnqueueTask(queue, handle, num_events, events, out):

@@ -17,6 +17,7 @@ from .info import properties, property_words
 BUFFER_CREATE_TYPE_REGION = 0x1220
 MEM_PROPERTIES = 0x110A
 _HOST_PTR_FLAGS = mem_flags.USE_HOST_PTR | mem_flags.COPY_HOST_PTR
+_MIGRATE_FLAGS = 0x1 | 0x2  # CL_MIGRATE_MEM_OBJECT_HOST, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED
 
 
 def new_buffer(context_handle, flags, size, host_ptr, routine: str, words=()) -> int:
@@ -81,7 +82,7 @@ def clGetMemObjectInfo(handle, param, size, out, size_ret):
         return answer(memory.icd_properties, mem_info, param, size, out, size_ret, routine)
     if param == 0x1109:  # CL_MEM_USES_SVM_POINTER
         return answer(False, mem_info, param, size, out, size_ret, routine)
-    return answer_query(memory, mem_info, param, size, out, size_ret, routine)
+    return answer_query(handle, memory, mem_info, param, size, out, size_ret, routine)
 
 
 def clSetMemObjectDestructorCallback(handle, notify, user_data):
@@ -99,6 +100,8 @@ def clEnqueueMigrateMemObjects(queue, count, objects, flags, num_events, wait_li
     registry.get_list(count, objects, "mem", routine)
     if count == 0:
         raise LogicError(routine, status_code.INVALID_VALUE, "no memory objects given")
+    if flags & ~_MIGRATE_FLAGS:
+        raise LogicError(routine, status_code.INVALID_VALUE, f"{flags:#x} is not a valid cl_mem_migration_flags")
     return enqueue_marker(queue, num_events, wait_list, event, routine)
 
 

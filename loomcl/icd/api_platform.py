@@ -29,7 +29,7 @@ def clGetPlatformIDs(num_entries, platforms, num_platforms):  # the loader answe
 def clGetPlatformInfo(handle, param, size, out, size_ret):
     routine = "clGetPlatformInfo"
     found = registry.get(handle, "platform", routine)  # cl_khr_icd and its suffix are the platform's
-    return answer_query(found, platform_info, param, size, out, size_ret, routine)
+    return answer_query(handle, found, platform_info, param, size, out, size_ret, routine)
 
 
 def clGetDeviceIDs(handle, kind, num_entries, devices, num_devices):
@@ -37,19 +37,27 @@ def clGetDeviceIDs(handle, kind, num_entries, devices, num_devices):
     found = registry.get(handle, "platform", routine) if handle else platform()
     if (num_entries == 0 and devices) or (not devices and not num_devices):
         raise LogicError(routine, status_code.INVALID_VALUE, "num_entries is 0 or no output given")
-    if kind == device_type.ALL:
-        kind = 0xFFFFFFFF
-    listed = found.get_devices(kind)
+    listed = found.get_devices(checked_device_type(kind, routine))
     if devices:
         for i, device in enumerate(listed[:num_entries]):
             ctypes.c_void_p.from_address(devices + i * 8).value = registry.address_of(device, "device")
     write_scalar(ctypes.c_uint32, num_devices, len(listed))
 
 
+_DEVICE_TYPES = device_type.DEFAULT | device_type.CPU | device_type.GPU | device_type.ACCELERATOR | device_type.CUSTOM
+
+
+def checked_device_type(kind: int, routine: str) -> int:
+    """A cl_device_type argument: ALL or a combination of the known types (else INVALID_DEVICE_TYPE)."""
+    if kind != device_type.ALL and (not kind or kind & ~_DEVICE_TYPES):
+        raise LogicError(routine, status_code.INVALID_DEVICE_TYPE, f"{kind:#x} is not a valid cl_device_type")
+    return kind
+
+
 def clGetDeviceInfo(handle, param, size, out, size_ret):
     routine = "clGetDeviceInfo"
     device = registry.get(handle, "device", routine)
-    return answer_query(device, device_info, param, size, out, size_ret, routine)
+    return answer_query(handle, device, device_info, param, size, out, size_ret, routine)
 
 
 def clRetainDevice(handle):  # the root device is never created nor destroyed by the C API

@@ -157,7 +157,7 @@ def clGetProgramInfo(handle, param, size, out, size_ret):
         return 0
     if param == program_info.SOURCE and getattr(program, "_binary_options", None) is not None:
         return answer("", program_info, param, size, out, size_ret, routine)
-    return answer_query(program, program_info, param, size, out, size_ret, routine)
+    return answer_query(handle, program, program_info, param, size, out, size_ret, routine)
 
 
 def clGetProgramBuildInfo(handle, device, param, size, out, size_ret):

@@ -8,18 +8,23 @@ from loomcl.runtime.command_queue import CommandQueue
 from loomcl.runtime.constants import command_queue_info, command_queue_properties
 
 from .answer import answer, answer_query
-from .handles import registry
+from .handles import invalid, registry
 from .info import properties, property_words
 
 QUEUE_PROPERTIES = 0x1093
 QUEUE_SIZE = 0x1094
 PROPERTIES_ARRAY = 0x1098
+_queues = registry.live["queue"]
 _ON_DEVICE = command_queue_properties.ON_DEVICE | command_queue_properties.ON_DEVICE_DEFAULT
+_VALID_BITS = (command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE | command_queue_properties.PROFILING_ENABLE
+               | _ON_DEVICE)
 
 
 def _new_queue(context_handle, device_handle, bits: int, words: list[int], routine: str) -> int:
     context = registry.get(context_handle, "context", routine)
     device = registry.get(device_handle, "device", routine)
+    if bits & ~_VALID_BITS:
+        raise LogicError(routine, status_code.INVALID_VALUE, f"{bits:#x} is not a valid cl_command_queue_properties")
     if bits & _ON_DEVICE:
         raise LogicError(routine, status_code.INVALID_QUEUE_PROPERTIES,
                          "device-side queues are not supported (DEVICE_ENQUEUE_CAPABILITIES is 0)")
@@ -50,7 +55,7 @@ def clRetainCommandQueue(handle):
 
 
 def clReleaseCommandQueue(handle):
-    queue = registry.handle(handle, "queue", "clReleaseCommandQueue").obj
+    queue = registry.get(handle, "queue", "clReleaseCommandQueue")
     queue.flush()  # the spec: releasing a queue flushes it
     registry.release(handle, "queue", "clReleaseCommandQueue")
 
@@ -60,7 +65,7 @@ def clGetCommandQueueInfo(handle, param, size, out, size_ret):
     queue = registry.get(handle, "queue", routine)
     if param == PROPERTIES_ARRAY:
         return answer(queue.icd_properties, command_queue_info, param, size, out, size_ret, routine)
-    return answer_query(queue, command_queue_info, param, size, out, size_ret, routine)
+    return answer_query(handle, queue, command_queue_info, param, size, out, size_ret, routine)
 
 
 def clSetCommandQueueProperty(handle, bits, enable, old):
@@ -80,4 +85,7 @@ def clFlush(handle):
 
 
 def clFinish(handle):
-    registry.get(handle, "queue", "clFinish").finish()
+    queue = _queues.get(handle)
+    if queue is None:
+        raise invalid(handle, "queue", "clFinish")
+    queue.finish()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 
 from loomcl.errors import LogicError, status_code
+from loomcl.runtime.buffer import check_host_access
 from loomcl.runtime.mapping import enqueue_map_buffer
 from loomcl.runtime.transfer import enqueue_copy, enqueue_fill_buffer
 
@@ -18,17 +19,19 @@ def _buffer(handle, routine: str):
 def clEnqueueReadBuffer(queue, buffer, blocking, offset, size, ptr, num_events, events, out):
     routine = "clEnqueueReadBuffer"
     q, src = queue_of(queue, routine), _buffer(buffer, routine)
+    check_host_access(src, True, routine)
     host = host_array(ptr, size, routine)
     hand_out(enqueue_copy(q, host, src, is_blocking=bool(blocking), src_offset=offset,
-                          wait_for=wait_list(num_events, events, routine)), out)
+                          wait_for=wait_list(num_events, events, routine, q)), out)
 
 
 def clEnqueueWriteBuffer(queue, buffer, blocking, offset, size, ptr, num_events, events, out):
     routine = "clEnqueueWriteBuffer"
     q, dest = queue_of(queue, routine), _buffer(buffer, routine)
+    check_host_access(dest, False, routine)
     host = host_array(ptr, size, routine)
     hand_out(enqueue_copy(q, dest, host, is_blocking=bool(blocking), dst_offset=offset,
-                          wait_for=wait_list(num_events, events, routine)), out)
+                          wait_for=wait_list(num_events, events, routine, q)), out)
 
 
 def clEnqueueCopyBuffer(queue, src, dst, src_offset, dst_offset, size, num_events, events, out):
@@ -38,7 +41,7 @@ def clEnqueueCopyBuffer(queue, src, dst, src_offset, dst_offset, size, num_event
     if size == 0:
         raise LogicError(routine, status_code.INVALID_VALUE, "size is 0")
     hand_out(enqueue_copy(q, target, source, byte_count=size, src_offset=src_offset, dst_offset=dst_offset,
-                          wait_for=wait_list(num_events, events, routine)), out)
+                          wait_for=wait_list(num_events, events, routine, q)), out)
 
 
 def _rect_host(ptr, origin, region, row_pitch, slice_pitch, routine: str):
@@ -52,14 +55,15 @@ def _rect_host(ptr, origin, region, row_pitch, slice_pitch, routine: str):
 def _rect(routine, queue, buffer, blocking, buffer_origin, host_origin, region, buffer_row_pitch,
           buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr, num_events, events, out, reading):
     q, memory = queue_of(queue, routine), _buffer(buffer, routine)
+    check_host_access(memory, reading, routine)
     region = size_triple(region, routine, "region")
     host_origin = size_triple(host_origin, routine, "host_origin")
     host, host_pitches = _rect_host(ptr, host_origin, region, host_row_pitch, host_slice_pitch, routine)
     keywords = dict(buffer_origin=size_triple(buffer_origin, routine, "buffer_origin"), host_origin=host_origin,
                     region=region, buffer_pitches=(buffer_row_pitch, buffer_slice_pitch), host_pitches=host_pitches)
     dest, src = (host, memory) if reading else (memory, host)
-    hand_out(enqueue_copy(q, dest, src, is_blocking=bool(blocking), wait_for=wait_list(num_events, events, routine),
-                          **keywords), out)
+    hand_out(enqueue_copy(q, dest, src, is_blocking=bool(blocking),
+                          wait_for=wait_list(num_events, events, routine, q), **keywords), out)
 
 
 def clEnqueueReadBufferRect(queue, buffer, blocking, buffer_origin, host_origin, region, buffer_row_pitch,
@@ -83,7 +87,7 @@ def clEnqueueCopyBufferRect(queue, src, dst, src_origin, dst_origin, region, src
                           dst_origin=size_triple(dst_origin, routine, "dst_origin"),
                           region=size_triple(region, routine, "region"),
                           src_pitches=(src_row_pitch, src_slice_pitch), dst_pitches=(dst_row_pitch, dst_slice_pitch),
-                          wait_for=wait_list(num_events, events, routine)), out)
+                          wait_for=wait_list(num_events, events, routine, q)), out)
 
 
 def clEnqueueFillBuffer(queue, buffer, pattern, pattern_size, offset, size, num_events, events, out):
@@ -91,8 +95,9 @@ def clEnqueueFillBuffer(queue, buffer, pattern, pattern_size, offset, size, num_
     if pattern_size not in (1, 2, 4, 8, 16, 32, 64, 128):
         raise LogicError(routine, status_code.INVALID_VALUE, f"pattern_size {pattern_size} is not a power of two up to 128")
     unit = bytes(host_array(pattern, pattern_size, routine, "pattern"))
-    hand_out(enqueue_fill_buffer(queue_of(queue, routine), _buffer(buffer, routine), unit, offset, size,
-                                 wait_for=wait_list(num_events, events, routine)), out)
+    q = queue_of(queue, routine)
+    hand_out(enqueue_fill_buffer(q, _buffer(buffer, routine), unit, offset, size,
+                                 wait_for=wait_list(num_events, events, routine, q)), out)
 
 
 _mapped: dict[int, list] = {}  # mapped address -> the MemoryMap arrays handed out there (a stack)
@@ -104,7 +109,7 @@ def clEnqueueMapBuffer(queue, buffer, blocking, flags, offset, size, num_events,
     if size == 0:
         raise LogicError(routine, status_code.INVALID_VALUE, "size is 0")
     array, event = enqueue_map_buffer(q, memory, flags, offset, (size,), "uint8", is_blocking=bool(blocking),
-                                      wait_for=wait_list(num_events, events, routine))
+                                      wait_for=wait_list(num_events, events, routine, q))
     hand_out(event, out)
     return remember_mapping(array)
 
@@ -126,6 +131,6 @@ def clEnqueueUnmapMemObject(queue, memobj, mapped_ptr, num_events, events, out):
     arrays.pop()
     if not arrays:
         del _mapped[mapped_ptr]
-    hand_out(mapping.release(q, wait_for=wait_list(num_events, events, routine)), out)
+    hand_out(mapping.release(q, wait_for=wait_list(num_events, events, routine, q)), out)
 
 

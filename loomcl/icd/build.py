@@ -19,6 +19,8 @@ from pathlib import Path
 
 import loomcl
 
+from . import native_entries
+
 SOURCE = Path(__file__).with_name("native") / "loomcl_icd.c"
 LIBRARY_NAME = "libloomcl_icd.so"
 VENDOR_FILE_NAME = "loomcl.icd"
@@ -54,9 +56,9 @@ def site_dirs() -> list[str]:
     return list(dict.fromkeys(dirs))
 
 
-def _key(defines: list[str]) -> str:
+def _key(defines: list[str], entries: str) -> str:
     digest = hashlib.sha256(SOURCE.read_bytes())
-    digest.update("\0".join([sys.executable, *defines]).encode())
+    digest.update("\0".join([sys.executable, *defines, entries]).encode())
     return digest.hexdigest()[:16]
 
 
@@ -71,15 +73,17 @@ def build_library() -> Path:
         raise IcdUnavailable("no C compiler found (install gcc, or set CC): loomcl's ICD library is compiled "
                              "on first use; `import loomcl` works without it")
     defines = [f"-DLOOMCL_LIBPYTHON={_c_string(libpython())}", f"-DLOOMCL_PYTHON={_c_string(sys.executable)}",
-               f"-DLOOMCL_SITE_DIRS={_c_string(':'.join(site_dirs()))}"]
-    folder = icd_root() / _key(defines)
+               f"-DLOOMCL_SITE_DIRS={_c_string(':'.join(site_dirs()))}", *native_entries.defines()]
+    entries = native_entries.header()
+    folder = icd_root() / _key(defines, entries)
     library = folder / LIBRARY_NAME
     if library.exists():
         return library
     folder.mkdir(parents=True, exist_ok=True)
+    (folder / native_entries.HEADER_NAME).write_text(entries)
     partial = folder / f".{LIBRARY_NAME}.{os.getpid()}"
     command = [compiler, "-shared", "-fPIC", "-O2", "-fvisibility=hidden", "-o", str(partial), str(SOURCE),
-               *defines, "-ldl", "-lpthread"]
+               f"-I{folder}", *defines, "-ldl", "-lpthread"]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode:
         raise IcdUnavailable(f"compiling the ICD library failed ({' '.join(command[:1])}):\n{result.stderr.strip()}")

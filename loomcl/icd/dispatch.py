@@ -1,11 +1,12 @@
-"""The dispatch table, filled with C-callable wrappers of loomcl's API functions.
+"""The Python side of the dispatch table: loomcl's API functions under the C API's error convention.
 
-Each entry point is a Python function named as in the C API (in the api_*.py modules) wrapped in a
-ctypes callback of the entry's exact signature (dispatch_table.py). The wrapper is the C API's error
-convention: a loomcl Error becomes its status (returned, or stored through `errcode_ret` for
-functions that return an object); any other exception is a bug in loomcl, reported on stderr and
-answered OUT_OF_RESOURCES, so that no exception ever unwinds into the C caller. Entry points loomcl
-does not implement (another platform's interop: GL, Direct3D, EGL) answer INVALID_OPERATION.
+Each entry point is a Python function named as in the C API (in the api_*.py modules), called by the
+native library's C function of the entry's exact signature (native_entries.py), by index. The
+wrapper here is the C API's error convention: a loomcl Error becomes its status (returned, or
+stored through `errcode_ret` for functions that return an object); any other exception is a bug in
+loomcl, reported on stderr and answered OUT_OF_RESOURCES, so that no exception ever unwinds into the
+C caller. Entry points loomcl does not implement (another platform's interop: GL, Direct3D, EGL)
+answer INVALID_OPERATION.
 
 A C caller sees only the status; with LOOMCL_ICD_LOG=1 each failing call also prints loomcl's
 message (which argument, what was expected) on stderr.
@@ -20,14 +21,6 @@ import traceback
 from loomcl.errors import Error, status_code
 
 from .dispatch_table import ENTRIES, Entry
-
-_C_TYPES = {"i": ctypes.c_int32, "u": ctypes.c_uint32, "l": ctypes.c_uint64, "z": ctypes.c_size_t,
-            "p": ctypes.c_void_p, "v": None}
-
-
-def prototype(entry: Entry):
-    return ctypes.CFUNCTYPE(_C_TYPES[entry.returns], *(_C_TYPES[letter] for letter in entry.arguments))
-
 
 def unsupported(name: str):
     def not_here(*_args):
@@ -88,17 +81,12 @@ def _internal_error(name: str) -> int:
 
 
 class DispatchTable:
-    """The native table and the callbacks it points to (kept alive with it)."""
+    """The Python functions behind the native library's dispatch table (its C entry points call them
+    by index), and the address of each entry point by name."""
 
-    def __init__(self, implementations: dict) -> None:
-        self.callbacks = []
-        self.table = (ctypes.c_void_p * len(ENTRIES))()
-        self.functions = {}
-        for i, entry in enumerate(ENTRIES):
-            function = implementations.get(entry.name) or unsupported(entry.name)
-            callback = prototype(entry)(guarded(entry, function))
-            self.callbacks.append(callback)
-            address = ctypes.cast(callback, ctypes.c_void_p).value
-            self.table[i] = address
-            self.functions[entry.name] = address
-        self.address = ctypes.addressof(self.table)
+    def __init__(self, implementations: dict, table_address: int) -> None:
+        self.callables = tuple(guarded(entry, implementations.get(entry.name) or unsupported(entry.name))
+                               for entry in ENTRIES)
+        self.address = table_address
+        words = (ctypes.c_void_p * len(ENTRIES)).from_address(table_address)
+        self.functions = {entry.name: words[i] for i, entry in enumerate(ENTRIES)}

@@ -1,5 +1,6 @@
-"""Where the native library enters loomcl: `platform_address()` builds the dispatch table once and
-answers the platform's handle (native/loomcl_icd.c calls it, with the GIL held)."""
+"""Where the native library enters loomcl: `connect()` takes its dispatch table once and answers the
+platform's handle and the Python functions behind the table (native/loomcl_icd.c calls it, with the
+GIL held)."""
 from __future__ import annotations
 
 import threading
@@ -27,16 +28,30 @@ def implementations() -> dict:
 
 
 def dispatch() -> DispatchTable:
-    global _table
+    """The table the native library connected (see connect)."""
     if _table is None:
-        with _lock:
-            if _table is None:
-                table = DispatchTable(implementations())
-                registry.dispatch_address = table.address
-                _table = table
+        raise RuntimeError("loomcl's ICD library has not connected: a library built by an older loomcl calls "
+                           "platform_address() first; rebuild it with `python -m loomcl icd` (and --install if "
+                           "it was installed)")
     return _table
 
 
+def connect(table_address: int, icd_entry: int) -> tuple[int, tuple]:
+    """Called once by the native library (with the GIL held): `table_address` is its dispatch table of
+    C entry points, `icd_entry` its clIcdGetPlatformIDsKHR (which
+    clGetExtensionFunctionAddressForPlatform answers, cl_khr_icd). Answers the platform's handle and
+    the Python functions the entry points call, in the table's order."""
+    global _table
+    with _lock:
+        if _table is None:
+            table = DispatchTable(implementations(), table_address)
+            table.functions["clIcdGetPlatformIDsKHR"] = icd_entry
+            registry.dispatch_address = table_address
+            _table = table
+    return platform_address(), _table.callables
+
+
 def platform_address() -> int:
+    """The platform's handle (once connected)."""
     dispatch()
     return registry.address_of(api_platform.platform(), "platform")

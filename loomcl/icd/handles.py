@@ -1,16 +1,23 @@
 """Handles: the C API's object pointers and the Python objects behind them.
 
-A handle is a small block of native memory whose first word is the address of the dispatch table
-(the ICD loader calls through it); the registry maps the block's address to the runtime object and
-to the handle's reference count, which is the C API's (clRetain*/clRelease*). At zero the handle
-leaves the registry; the object lives on while the runtime still uses it (a queue's context, a
-pending command's buffers). A pointer that is not a live handle of the expected kind is the C
-API's INVALID_<KIND>, never a crash.
+A handle is a two-word block of native memory whose first word is the address of the dispatch table
+(the ICD loader calls through it); the registry maps the block's address to the runtime object, by
+kind, and to the handle's reference count, which is the C API's (clRetain*/clRelease*). At zero the
+handle leaves the registry; the object lives on while the runtime still uses it (a queue's context,
+a pending command's buffers). A pointer that is not a live handle of the expected kind is the C API's
+INVALID_<KIND>, never a crash.
+
+Blocks come from slabs that are never freed, and a released block is reused only after QUARANTINE
+others have been released since: the loader dereferences every handle it is given to find the
+dispatch table, so a handle used after its release must still point to it (and then gets
+INVALID_<KIND> from the registry) instead of into freed memory. Making a handle takes no native
+allocation, which matters on the launch path (every enqueue hands out an event).
 """
 from __future__ import annotations
 
 import ctypes
 import threading
+from collections import deque
 
 from loomcl.errors import LogicError, status_code
 
@@ -26,77 +33,116 @@ INVALID = {
     "sampler": status_code.INVALID_SAMPLER,
 }
 
+# the kinds that info queries answer with (a queue's context, a kernel's program), so that their
+# handles are also found by object; events and kernels never are, and their handles are the most made
+REPORTED = frozenset(INVALID) - {"event", "kernel"}
 
-class Handle:
-    __slots__ = ("memory", "address", "obj", "kind", "count")
-
-    def __init__(self, dispatch_address: int, obj, kind: str) -> None:
-        self.memory = (ctypes.c_void_p * 2)(dispatch_address, 0)
-        self.address = ctypes.addressof(self.memory)
-        self.obj, self.kind, self.count = obj, kind, 1
+BLOCK_BYTES = 2 * ctypes.sizeof(ctypes.c_void_p)
+SLAB_BLOCKS = 1024
+QUARANTINE = 4096  # released handles that stay invalid (not yet reused) at any time
 
 
 class Registry:
-    """Every live handle, by address and by object (one handle per object)."""
+    """Every live handle: its object (by kind and address), its count, and each object's handle."""
 
     def __init__(self) -> None:
-        self.dispatch_address = 0  # set once the dispatch table exists
-        self._by_address: dict[int, Handle] = {}
-        self._by_object: dict[int, Handle] = {}
-        self._lock = threading.Lock()
+        self.dispatch_address = 0  # set once the dispatch table exists, before any handle is made
+        self.live: dict[str, dict[int, object]] = {kind: {} for kind in INVALID}
+        self._counts: dict[int, int] = {}
+        self._address_of: dict[int, int] = {}  # id(object) -> its handle's address
+        self._slabs: list = []
+        self._fresh: list[int] = []
+        self._released: deque[int] = deque()
+        # re-entrant: a garbage collection inside a locked step may finalize a client's objects
+        # (pyopencl's), whose destructors call clRelease* on this thread
+        self._lock = threading.RLock()
 
     def new(self, obj, kind: str) -> int:
-        """A handle (count 1) for an object the C API just created; returns its address."""
-        handle = Handle(self.dispatch_address, obj, kind)
-        with self._lock:
-            self._by_address[handle.address] = handle
-            self._by_object[id(obj)] = handle
-        return handle.address
+        """A handle (count 1) for an object the C API just created; returns its address. (Each step
+        is one atomic operation under the GIL; no lock is needed on this, the launch path.)"""
+        released = self._released
+        address = released.popleft() if len(released) > QUARANTINE else self._fresh_block()
+        self._counts[address] = 1
+        if kind in REPORTED:
+            self._address_of[id(obj)] = address
+        self.live[kind][address] = obj
+        return address
+
+    def _fresh_block(self) -> int:
+        try:
+            return self._fresh.pop()
+        except IndexError:
+            with self._lock:
+                if not self._fresh:
+                    slab = (ctypes.c_void_p * (2 * SLAB_BLOCKS))()
+                    slab[::2] = [self.dispatch_address] * SLAB_BLOCKS
+                    self._slabs.append(slab)
+                    base = ctypes.addressof(slab)
+                    self._fresh.extend(base + i * BLOCK_BYTES for i in reversed(range(SLAB_BLOCKS)))
+            return self._fresh_block()
 
     def address_of(self, obj, kind: str) -> int:
         """The handle of an object the C API reports (a queue's context, say), made if it has none
         (with count 1, like an object created by the call: the caller owns no reference to it)."""
-        handle = self._by_object.get(id(obj))
-        if handle is not None and handle.obj is obj:
-            return handle.address
+        address = self._address_of.get(id(obj))
+        if address is not None and self.live[kind].get(address) is obj:
+            return address
         return self.new(obj, kind)
 
-    def handle(self, address, kind: str, routine: str) -> Handle:
-        handle = self._by_address.get(address) if address else None
-        if handle is None or handle.kind != kind:
-            raise LogicError(routine, INVALID[kind], f"{_hex(address)} is not a valid cl_{_C_NAMES[kind]}")
-        return handle
-
     def get(self, address, kind: str, routine: str):
-        return self.handle(address, kind, routine).obj
+        """The object behind a handle argument of the expected kind (else INVALID_<KIND>)."""
+        obj = self.live[kind].get(address)
+        if obj is None:
+            raise invalid(address, kind, routine)
+        return obj
 
-    def get_list(self, count: int, array, kind: str, routine: str, code: int = status_code.INVALID_VALUE) -> list:
-        """The objects of a (count, array of handles) argument pair."""
+    def get_list(self, count: int, array, kind: str, routine: str, code: int = status_code.INVALID_VALUE,
+                 invalid_code: int | None = None) -> list:
+        """The objects of a (count, array of handles) argument pair: `code` if the two disagree,
+        `invalid_code` (default INVALID_<KIND>) for an item that is not a live handle."""
         if (count == 0) != (not array):
             raise LogicError(routine, code, f"a list of {count} {kind} handles at {_hex(array)}")
-        pointers = (ctypes.c_void_p * count).from_address(array) if count else ()
-        return [self.get(p, kind, routine) for p in pointers]
+        if not count:
+            return []
+        table = self.live[kind]
+        addresses = (ctypes.c_void_p * count).from_address(array)
+        objects = [table.get(address) for address in addresses]
+        if None in objects:
+            error = invalid(addresses[objects.index(None)], kind, routine)
+            if invalid_code is not None:
+                error = LogicError(routine, invalid_code, f"item {objects.index(None)}: {error.what.what()}")
+            raise error
+        return objects
 
     def retain(self, address, kind: str, routine: str) -> None:
-        handle = self.handle(address, kind, routine)
         with self._lock:
-            handle.count += 1
+            if address not in self.live[kind]:
+                raise invalid(address, kind, routine)
+            self._counts[address] += 1
 
     def release(self, address, kind: str, routine: str):
         """Drops a reference; returns the object when that was the last one (else None)."""
-        handle = self.handle(address, kind, routine)
         with self._lock:
-            handle.count -= 1
-            if handle.count:
+            table = self.live[kind]
+            obj = table.get(address)
+            if obj is None:
+                raise invalid(address, kind, routine)
+            count = self._counts[address] - 1
+            if count:
+                self._counts[address] = count
                 return None
-            del self._by_address[handle.address]
-            if self._by_object.get(id(handle.obj)) is handle:
-                del self._by_object[id(handle.obj)]
-        return handle.obj
+            del table[address], self._counts[address]
+            if kind in REPORTED and self._address_of.get(id(obj)) == address:
+                del self._address_of[id(obj)]
+            self._released.append(address)
+        return obj
 
-    def count(self, obj) -> int:
-        handle = self._by_object.get(id(obj))
-        return handle.count if handle is not None and handle.obj is obj else 0
+    def count(self, address) -> int:
+        return self._counts.get(address, 0)
+
+
+def invalid(address, kind: str, routine: str) -> LogicError:
+    return LogicError(routine, INVALID[kind], f"{_hex(address)} is not a valid cl_{_C_NAMES[kind]}")
 
 
 _C_NAMES = {"queue": "command_queue", "mem": "mem", "platform": "platform_id", "device": "device_id"}

@@ -109,9 +109,8 @@ class Buffer:
         if size == 0 or origin + size > self.size:
             raise LogicError(routine, status_code.INVALID_VALUE,
                              f"region [{origin}, {origin + size}) is empty or outside the buffer's {self.size} bytes")
-        check_mem_flags(flags & ~_HOST_ACCESS if flags else 0, None, routine)
         sub = object.__new__(Buffer)
-        sub.context, sub.flags, sub.size, sub.offset = self.context, int(flags) or self.flags, size, origin
+        sub.context, sub.flags, sub.size, sub.offset = self.context, sub_buffer_flags(self.flags, flags), size, origin
         sub._hostbuf, sub._memory = None, memory[origin:origin + size]
         sub.address = self.address + origin
         sub.associated_memobject = self
@@ -156,6 +155,9 @@ def check_mem_flags(flags, hostbuf, routine: str) -> None:
         raise LogicError(
             routine, status_code.INVALID_VALUE, "at most one of READ_WRITE, WRITE_ONLY, READ_ONLY may be given"
         )
+    if bin(flags & _HOST_ACCESS).count("1") > 1:
+        raise LogicError(routine, status_code.INVALID_VALUE,
+                         "at most one of HOST_WRITE_ONLY, HOST_READ_ONLY, HOST_NO_ACCESS may be given")
     if flags & mem_flags.USE_HOST_PTR and flags & (mem_flags.COPY_HOST_PTR | mem_flags.ALLOC_HOST_PTR):
         raise LogicError(
             routine, status_code.INVALID_VALUE, "USE_HOST_PTR excludes COPY_HOST_PTR and ALLOC_HOST_PTR"
@@ -227,3 +229,41 @@ def host_bytes(host, routine: str, writable: bool = False) -> np.ndarray:
     if view.nbytes == 0:
         return np.zeros(0, dtype=np.uint8)
     return np.frombuffer(view.cast("B") if view.ndim != 1 or view.format != "B" else view, dtype=np.uint8)
+
+
+_HOST_POINTER = mem_flags.USE_HOST_PTR | mem_flags.ALLOC_HOST_PTR | mem_flags.COPY_HOST_PTR
+# what a sub-buffer may not ask for when its parent has the key's flag
+_NARROWER = {
+    mem_flags.WRITE_ONLY: mem_flags.READ_WRITE | mem_flags.READ_ONLY,
+    mem_flags.READ_ONLY: mem_flags.READ_WRITE | mem_flags.WRITE_ONLY,
+    mem_flags.HOST_WRITE_ONLY: mem_flags.HOST_READ_ONLY,
+    mem_flags.HOST_READ_ONLY: mem_flags.HOST_WRITE_ONLY,
+    mem_flags.HOST_NO_ACCESS: mem_flags.HOST_READ_ONLY | mem_flags.HOST_WRITE_ONLY,
+}
+
+
+def sub_buffer_flags(parent: int, flags, routine: str = "clCreateSubBuffer") -> int:
+    """A sub-buffer's flags: the host-pointer flags are the parent's (and may not be given); the device
+    and host access not given are inherited, and the ones given may not allow what the parent does not."""
+    if isinstance(flags, (int, np.integer)) and flags & _HOST_POINTER:
+        raise LogicError(routine, status_code.INVALID_VALUE,
+                         "USE_HOST_PTR, ALLOC_HOST_PTR and COPY_HOST_PTR are inherited, not given, by a sub-buffer")
+    check_mem_flags(flags, None, routine)
+    flags = int(flags)
+    for bit, excluded in _NARROWER.items():
+        if parent & bit and flags & excluded:
+            raise LogicError(routine, status_code.INVALID_VALUE,
+                             f"the parent buffer's {mem_flags.to_string(bit)} excludes sub-buffer flags {flags:#x}")
+    access = flags & _ACCESS or parent & _ACCESS
+    host_access = flags & _HOST_ACCESS or parent & _HOST_ACCESS
+    return access | host_access | parent & _HOST_POINTER | flags & mem_flags.KERNEL_READ_AND_WRITE
+
+
+def check_host_access(memory, reads: bool, routine: str) -> None:
+    """A host read (`reads`) or write of `memory` (a buffer or image) is allowed by its HOST_* flags
+    (else INVALID_OPERATION, as for clEnqueueRead/Write*)."""
+    forbidden = mem_flags.HOST_NO_ACCESS | (mem_flags.HOST_WRITE_ONLY if reads else mem_flags.HOST_READ_ONLY)
+    if memory.flags & forbidden:
+        raise LogicError(routine, status_code.INVALID_OPERATION,
+                         f"the memory object's {mem_flags.to_string(memory.flags & forbidden)} forbids host "
+                         f"{'reads' if reads else 'writes'}")

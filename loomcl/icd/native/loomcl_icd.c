@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #ifndef LOOMCL_LIBPYTHON
 #define LOOMCL_LIBPYTHON "libpython3.so"
@@ -36,9 +37,10 @@
 
 typedef int32_t cl_int;
 typedef uint32_t cl_uint;
+typedef uint64_t cl_ulong;
 typedef void *cl_platform_id;
 
-enum { CL_SUCCESS = 0, CL_INVALID_VALUE = -30, CL_PLATFORM_NOT_FOUND_KHR = -1001 };
+enum { CL_SUCCESS = 0, CL_OUT_OF_RESOURCES = -5, CL_INVALID_VALUE = -30, CL_PLATFORM_NOT_FOUND_KHR = -1001 };
 
 /* The few Python C API functions used, found with dlsym. PyObject stays opaque. */
 typedef struct PyObjectOpaque PyObject;
@@ -56,10 +58,27 @@ static struct {
     void *(*Long_AsVoidPtr)(PyObject *);
     void (*DecRef)(PyObject *);
     void (*Err_Print)(void);
+    void (*Err_Clear)(void);
+    PyObject *(*Object_GetAttrString)(PyObject *, const char *);
+    PyObject *(*Object_Vectorcall)(PyObject *, PyObject *const *, size_t, PyObject *);
+    PyObject *(*Long_FromLong)(long);
+    PyObject *(*Long_FromUnsignedLong)(unsigned long);
+    PyObject *(*Long_FromUnsignedLongLong)(unsigned long long);
+    PyObject *(*Long_FromSize_t)(size_t);
+    PyObject *(*Long_FromVoidPtr)(void *);
+    long (*Long_AsLong)(PyObject *);
+    void (*Err_Fetch)(PyObject **, PyObject **, PyObject **);
+    void (*Err_Restore)(PyObject *, PyObject *, PyObject *);
+    PyObject *(*Err_Occurred)(void);
+    void (*IncRef)(PyObject *);
+    PyObject *(*Tuple_GetItem)(PyObject *, ssize_t);
+    ssize_t (*Tuple_Size)(PyObject *);
+    PyObject *None;
 } py;
 
 static pthread_once_t started = PTHREAD_ONCE_INIT;
 static cl_platform_id platform;  /* NULL when Python or loomcl could not be started */
+static int embedded;             /* this library started the interpreter (a C host) */
 
 static void complain(const char *what, const char *detail) {
     fprintf(stderr, "loomcl ICD: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
@@ -81,6 +100,22 @@ static int find_python(void *library) {
     FIND(Long_AsVoidPtr, "PyLong_AsVoidPtr")
     FIND(DecRef, "Py_DecRef")
     FIND(Err_Print, "PyErr_Print")
+    FIND(Err_Clear, "PyErr_Clear")
+    FIND(Object_GetAttrString, "PyObject_GetAttrString")
+    FIND(Object_Vectorcall, "PyObject_Vectorcall")
+    FIND(Long_FromLong, "PyLong_FromLong")
+    FIND(Long_FromUnsignedLong, "PyLong_FromUnsignedLong")
+    FIND(Long_FromUnsignedLongLong, "PyLong_FromUnsignedLongLong")
+    FIND(Long_FromSize_t, "PyLong_FromSize_t")
+    FIND(Long_FromVoidPtr, "PyLong_FromVoidPtr")
+    FIND(Long_AsLong, "PyLong_AsLong")
+    FIND(Err_Fetch, "PyErr_Fetch")
+    FIND(Err_Restore, "PyErr_Restore")
+    FIND(Err_Occurred, "PyErr_Occurred")
+    FIND(IncRef, "Py_IncRef")
+    FIND(Tuple_GetItem, "PyTuple_GetItem")
+    FIND(Tuple_Size, "PyTuple_Size")
+    FIND(None, "_Py_NoneStruct")
 #undef FIND
     return 1;
 }
@@ -104,34 +139,123 @@ static int start_embedded_python(void) {
         if (*python) py.SetProgramName(py.DecodeLocale(python, NULL));  /* kept: Python keeps the pointer */
         py.InitializeEx(0);
         py.Eval_SaveThread();
+        embedded = 1;
     }
     return 1;
 }
 
-/* Adds the building Python's site directories (a virtual environment's, an editable install's) to
-   sys.path, then asks loomcl.icd.entry for the platform handle. Runs with the GIL held. */
+EXPORT cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms);
+
+/* The entry points (generated into loomcl_entries.h by native_entries.py) and what they share. Each
+   takes the GIL, sets aside any exception the calling thread is raising (a Python host may call
+   clRelease* from an object's destructor in the middle of one), calls its Python function with the
+   arguments as Python ints (NULL pointers as None), converts the answer and puts the exception back. */
+static PyObject *entry_functions[LOOMCL_ENTRY_COUNT];  /* the Python functions, in the table's order */
+
+typedef struct { int gil; PyObject *type, *value, *traceback; } Entered;
+
+static Entered enter(void) {
+    Entered entered;
+    entered.gil = py.GILState_Ensure();
+    py.Err_Fetch(&entered.type, &entered.value, &entered.traceback);
+    return entered;
+}
+
+static PyObject *pointer_argument(void *pointer) {
+    if (pointer) return py.Long_FromVoidPtr(pointer);
+    py.IncRef(py.None);
+    return py.None;
+}
+
+#define ARG_INT(x) py.Long_FromLong(x)
+#define ARG_UINT(x) py.Long_FromUnsignedLong(x)
+#define ARG_ULONG(x) py.Long_FromUnsignedLongLong(x)
+#define ARG_SIZE(x) py.Long_FromSize_t(x)
+#define ARG_POINTER(x) pointer_argument(x)
+
+static PyObject *call_entry(int index, PyObject **args, size_t count) {
+    PyObject *result = py.Object_Vectorcall(entry_functions[index], args, count, NULL);
+    for (size_t i = 0; i < count; i++) py.DecRef(args[i]);
+    return result;
+}
+
+/* A failure here is loomcl's bug (its Python functions answer every error themselves): reported. */
+static void leave(Entered *entered, PyObject *result) {
+    if (result) py.DecRef(result);
+    if (py.Err_Occurred()) {
+        complain("internal error in an entry point; Python's error follows", NULL);
+        py.Err_Print();
+    }
+    py.Err_Restore(entered->type, entered->value, entered->traceback);
+    py.GILState_Release(entered->gil);
+}
+
+static cl_int leave_int(Entered *entered, PyObject *result) {
+    cl_int status = CL_OUT_OF_RESOURCES;
+    if (result) status = (cl_int)py.Long_AsLong(result);
+    leave(entered, result);
+    return status;
+}
+
+static void *leave_pointer(Entered *entered, PyObject *result) {
+    void *pointer = result && result != py.None ? py.Long_AsVoidPtr(result) : NULL;
+    leave(entered, result);
+    return pointer;
+}
+
+static void leave_void(Entered *entered, PyObject *result) {
+    leave(entered, result);
+}
+
+#include "loomcl_entries.h"
+
+/* Adds the building Python's site directories (a virtual environment's, an editable install's: their
+   .pth files too) to sys.path; with `loomcl_first`, the first of them (the parent of the loomcl
+   package this library was built from) goes in front, so that it is the loomcl imported. */
+static void add_site_dirs(int loomcl_first) {
+    PyObject *site = py.Import_ImportModule("site"), *sys = py.Import_ImportModule("sys");
+    PyObject *path = sys ? py.Object_GetAttrString(sys, "path") : NULL;
+    if (site && path) {
+        char *dirs = strdup(LOOMCL_SITE_DIRS), *save = NULL;
+        int first = 1;
+        for (char *dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save), first = 0) {
+            PyObject *result = first && loomcl_first ? py.Object_CallMethod(path, "insert", "is", 0, dir)
+                                                     : py.Object_CallMethod(site, "addsitedir", "s", dir);
+            if (result) py.DecRef(result);
+        }
+        free(dirs);
+    }
+    if (path) py.DecRef(path);
+    if (sys) py.DecRef(sys);
+    if (site) py.DecRef(site);
+    py.Err_Clear();
+}
+
+/* Connects to loomcl.icd.entry: gives it this library's dispatch table and clIcdGetPlatformIDsKHR (an
+   extension function the platform must answer), and takes the platform's handle and the Python
+   functions behind the table. In a C host, the loomcl this library was built from is imported; a
+   Python host's own loomcl is used if it has one. Runs with the GIL held. */
 static void *platform_from_python(void) {
     void *address = NULL;
+    if (embedded) add_site_dirs(1);
     PyObject *entry = py.Import_ImportModule("loomcl.icd.entry");
-    if (!entry) {
-        PyObject *site = py.Import_ImportModule("site");
-        if (site) {
-            char *dirs = strdup(LOOMCL_SITE_DIRS), *save = NULL;
-            for (char *dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-                PyObject *result = py.Object_CallMethod(site, "addsitedir", "s", dir);
-                if (result) py.DecRef(result);
-            }
-            free(dirs);
-            py.DecRef(site);
-        }
+    if (!entry && !embedded) {
+        py.Err_Clear();
+        add_site_dirs(0);
         entry = py.Import_ImportModule("loomcl.icd.entry");
     }
     if (entry) {
-        PyObject *result = py.Object_CallMethod(entry, "platform_address", NULL);
-        if (result) {
-            address = py.Long_AsVoidPtr(result);
-            py.DecRef(result);
+        PyObject *result = py.Object_CallMethod(entry, "connect", "nn", (intptr_t)dispatch_table,
+                                                (intptr_t)clIcdGetPlatformIDsKHR);
+        PyObject *functions = result ? py.Tuple_GetItem(result, 1) : NULL;
+        if (functions && py.Tuple_Size(functions) == ENTRY_COUNT) {
+            for (int i = 0; i < ENTRY_COUNT; i++) {
+                entry_functions[i] = py.Tuple_GetItem(functions, i);
+                py.IncRef(entry_functions[i]);  /* kept for the life of the process */
+            }
+            address = py.Long_AsVoidPtr(py.Tuple_GetItem(result, 0));
         }
+        if (result) py.DecRef(result);
         py.DecRef(entry);
     }
     if (!address) {
