@@ -32,6 +32,7 @@ TEST_FILES = ["test_arrays_in_structs.py", "test_enqueue_copy.py", "test_wrapper
               "test_clrandom.py", "test_algorithm.py", "test_array.py"]
 IMAGES = re.compile(r"\b(image[123]d(_array|_buffer)?_t|sampler_t|read_image\w*|write_image\w*)\b")
 LOCAL_SIZE = 32
+RECORD = re.compile(r"[0-9a-f]{20}")  # the capture's file names; the folder also holds the results
 
 
 def capture(test_dir: pathlib.Path, files: list[str], folder: pathlib.Path, timeout: float) -> None:
@@ -99,7 +100,7 @@ def gap_of(detail: str) -> str:
 
 
 def survey(folder: pathlib.Path, timeout: float, only: str | None) -> None:
-    paths = sorted(folder.glob("*.json"))
+    paths = sorted(p for p in folder.glob("*.json") if RECORD.fullmatch(p.stem))
     if only:
         paths = [p for p in paths if only in p.read_text()]
     results, tally, gaps = {}, collections.Counter(), collections.Counter()
