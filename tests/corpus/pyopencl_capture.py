@@ -52,12 +52,19 @@ def _record(program, options, built: bool) -> None:
         entry = json.loads(path.read_text())
         if test and test not in entry["tests"] and len(entry["tests"]) < 20:
             entry["tests"].append(test)
-            path.write_text(json.dumps(entry, indent=1))
+            _write(path, entry)
         return
     FOLDER.mkdir(parents=True, exist_ok=True)
     entry = {"source": source, "options": option_text, "include_path": list(include_path),
              "built_on_reference": built, "tests": [test] if test else []}
-    path.write_text(json.dumps(entry, indent=1))
+    _write(path, entry)
+
+
+def _write(path: pathlib.Path, entry: dict) -> None:
+    """Atomically: a survey may be reading the folder while the tests run."""
+    temporary = path.with_suffix(f".{os.getpid()}.tmp")
+    temporary.write_text(json.dumps(entry, indent=1))
+    temporary.replace(path)
 
 
 def _capturing_build(self, options=None, devices=None, cache_dir=None):
