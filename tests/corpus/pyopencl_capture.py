@@ -100,7 +100,8 @@ def _capturing_call(self, queue, global_size, local_size, *args, **kwargs):
     count = _launch_counts.get(count_key, 0)
     buffers = [a for a in args if isinstance(a, pyopencl.Buffer)]
     if key is None or count >= LAUNCHES_PER_KERNEL or sum(b.size for b in buffers) > LAUNCH_BYTES \
-            or kwargs.get("g_times_l") or any(not _recordable(a) for a in args):
+            or kwargs.get("g_times_l") or any(not _recordable(a) for a in args) \
+            or not _all_complete(kwargs.get("wait_for")):
         return _original_call(self, queue, global_size, local_size, *args, **kwargs)
     _launch_counts[count_key] = count + 1
     queue.finish()
@@ -132,6 +133,12 @@ def _capturing_call(self, queue, global_size, local_size, *args, **kwargs):
     folder.mkdir(parents=True, exist_ok=True)
     np.savez(folder / f"{key}-{self.function_name}-{count}.npz", meta=np.array(json.dumps(meta)), **arrays)
     return event
+
+
+def _all_complete(events) -> bool:
+    """Whether the launch waits on nothing pending (a user event set later would hang the finish)."""
+    complete = pyopencl.command_execution_status.COMPLETE
+    return all(event.command_execution_status == complete for event in events or ())
 
 
 def _recordable(arg) -> bool:
