@@ -1,11 +1,13 @@
 """Capture the OpenCL programs pyopencl's own tests build, then build each of them with loomcl.
 
     python3 -m tests.corpus.pyopencl_survey capture TESTDIR [FILE.py ...]   # runs on the system ICD
+    python3 -m tests.corpus.pyopencl_survey capture EXAMPLEDIR demo.py demo_elementwise.py ...
     python3 -m tests.corpus.pyopencl_survey survey [--folder /tmp/pyopencl_kernels] [--timeout 300]
 
 `capture` runs pyopencl's tests (from its source distribution, e.g. `pip download --no-deps
 --no-binary :all: pyopencl` unpacked in /tmp; its test/ folder) with PYOPENCL_TEST=portable (PoCL)
 and the pyopencl_capture plugin, and prints each file's time and pass/fail/skip line: the baseline.
+Files not named test_* are scripts (pyopencl's examples/), run on their own with the capture.
 `survey` builds every captured program with loomcl, with pyopencl's options (its `-I` of its
 headers, `-D` defines), in a subprocess of its own with a time limit: the front half and then every
 kernel's work-group function down to native code. Outcomes: `built`, `diagnostic` (the first
@@ -42,9 +44,14 @@ def capture(test_dir: pathlib.Path, files: list[str], folder: pathlib.Path, time
         started = time.time()
         command = [sys.executable, "-m", "pytest", "-q", "-p", "tests.corpus.pyopencl_capture",
                    "-p", "no:cacheprovider", name]
+        if not pathlib.Path(name).name.startswith("test_"):  # an example: a script of its own
+            command = [sys.executable, "-c", "import runpy, sys, tests.corpus.pyopencl_capture; "
+                       "runpy.run_path(sys.argv[1], run_name='__main__')", name]
         try:
             done = subprocess.run(command, cwd=test_dir, env=env, capture_output=True, text=True, timeout=timeout)
-            last = (done.stdout.strip().splitlines() or ["(no output)"])[-1]
+            last = (done.stdout.strip().splitlines() or ["(no output)"])[-1][:100]
+            if done.returncode:
+                last = f"exit {done.returncode}: " + (done.stderr.strip().splitlines() or [""])[-1][:100]
         except subprocess.TimeoutExpired:
             last = f"timeout after {timeout:.0f} s"
         print(f"{name:<28} {time.time() - started:7.1f} s  {last}", flush=True)
