@@ -98,15 +98,16 @@ def _capturing_call(self, queue, global_size, local_size, *args, **kwargs):
     key = _program_keys.get(self.program.int_ptr)
     count_key = (key, self.function_name)
     count = _launch_counts.get(count_key, 0)
-    buffers = [a for a in args if isinstance(a, pyopencl.Buffer)]
-    if key is None or count >= LAUNCHES_PER_KERNEL or sum(b.size for b in buffers) > LAUNCH_BYTES \
-            or kwargs.get("g_times_l") or any(not _recordable(a) for a in args) \
+    args_as_set = _as_set(self, args)
+    buffers = {a.int_ptr: a for a in args_as_set or () if isinstance(a, pyopencl.Buffer)}
+    if key is None or count >= LAUNCHES_PER_KERNEL or args_as_set is None \
+            or sum(b.size for b in buffers.values()) > LAUNCH_BYTES or kwargs.get("g_times_l") \
             or not _all_complete(kwargs.get("wait_for")):
         return _original_call(self, queue, global_size, local_size, *args, **kwargs)
     _launch_counts[count_key] = count + 1
     queue.finish()
     arrays, described, seen = {}, [], {}
-    for arg in args:
+    for arg in args_as_set:
         if isinstance(arg, pyopencl.Buffer):
             slot = seen.setdefault(arg.int_ptr, len(seen))
             arrays[f"before{slot}"] = _buffer_bytes(queue, arg)
@@ -122,9 +123,8 @@ def _capturing_call(self, queue, global_size, local_size, *args, **kwargs):
             described.append(["number", arg])
     event = _original_call(self, queue, global_size, local_size, *args, **kwargs)
     queue.finish()
-    for arg in args:
-        if isinstance(arg, pyopencl.Buffer):
-            arrays[f"after{seen[arg.int_ptr]}"] = _buffer_bytes(queue, arg)
+    for pointer, slot in seen.items():
+        arrays[f"after{slot}"] = _buffer_bytes(queue, buffers[pointer])
     meta = {"program": key, "kernel": self.function_name, "global_size": list(global_size),
             "local_size": None if local_size is None else list(local_size),
             "global_offset": kwargs.get("global_offset"), "args": described,
@@ -133,6 +133,28 @@ def _capturing_call(self, queue, global_size, local_size, *args, **kwargs):
     folder.mkdir(parents=True, exist_ok=True)
     np.savez(folder / f"{key}-{self.function_name}-{count}.npz", meta=np.array(json.dumps(meta)), **arrays)
     return event
+
+
+def _as_set(kernel, args) -> list | None:
+    """The arguments as the invoker sets them: a pyopencl Array becomes its base buffer and, where
+    the kernel takes one, its offset in bytes. None if some argument cannot be recorded."""
+    from pyopencl.array import Array
+
+    arrays = sum(isinstance(a, Array) for a in args)
+    with_offsets = len(args) + arrays == kernel.num_args
+    if not with_offsets and len(args) != kernel.num_args:
+        return None
+    out = []
+    for arg in args:
+        if isinstance(arg, Array):
+            if not with_offsets and arg.offset:
+                return None
+            out.extend([arg.base_data, arg.offset] if with_offsets else [arg.base_data])
+        elif _recordable(arg):
+            out.append(arg)
+        else:
+            return None
+    return out
 
 
 def _all_complete(events) -> bool:
