@@ -50,7 +50,7 @@ def arguments(cl, ctx, meta: dict, arrays: dict, params) -> tuple[list, dict]:
             args.append(None)
         elif kind == "bytes":
             raw = bytes.fromhex(described[1])
-            args.append(np.frombuffer(raw, np.uint8) if described[2] == "V" else np.frombuffer(raw, described[2])[0])
+            args.append(np.void(raw) if described[2] == "V" else np.frombuffer(raw, described[2])[0])
         else:
             args.append(described[1])
     return args, buffers
