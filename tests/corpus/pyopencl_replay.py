@@ -24,9 +24,11 @@ import sys
 
 import numpy as np
 
+from loomcl.options import CompilerOptions
+
 FOLDER = pathlib.Path("/tmp/pyopencl_kernels")
 RTOL = {4: 1e-5, 8: 1e-13, 2: 1e-3}
-COMPLEX_OF = {"cfloat_t": np.float32, "cdouble_t": np.float64}
+COMPLEX_OF_SIZE = {8: np.complex64, 16: np.complex128}
 
 
 def load(path: pathlib.Path) -> tuple[dict, dict]:
@@ -50,19 +52,47 @@ def arguments(cl, ctx, meta: dict, arrays: dict, params) -> tuple[list, dict]:
             args.append(None)
         elif kind == "bytes":
             raw = bytes.fromhex(described[1])
-            args.append(np.void(raw) if described[2] == "V" else np.frombuffer(raw, described[2])[0])
+            value = np.void(raw) if described[2] == "V" else np.frombuffer(raw, described[2])[0]
+            if described[2] != "V" and param.dtype is None and param.size != value.nbytes:
+                value = COMPLEX_OF_SIZE[param.size](value)  # pyopencl converts to the kernel's complex type
+            args.append(value)
         else:
             args.append(described[1])
     return args, buffers
 
 
-def element_dtype(param):
-    if param.dtype is not None and param.dtype.kind in "iufb":
-        return param.dtype
-    for name, dtype in COMPLEX_OF.items():
-        if name in param.type_name:
-            return np.dtype(dtype)
-    return None
+def element_dtypes(source: str, options: str) -> dict[str, list]:
+    """kernel name -> per parameter, the one floating-point type all scalars of its pointee (or of
+    the value) are made of (a float4, pyopencl's complex unions), the integer type of an integer
+    pointee, or None (mixed records: compared bit for bit)."""
+    from loomcl import frontend
+    from loomcl.frontend import types as ft
+
+    def leaves(t):
+        t = t.unqualified()
+        if isinstance(t, (ft.IntegerType, ft.FloatType)):
+            return {t}
+        if isinstance(t, ft.VectorType):
+            return leaves(t.element)
+        if isinstance(t, ft.ArrayType):
+            return leaves(t.element)
+        if t.is_record:
+            return set().union(*(leaves(f.type) for f in t.record.fields))
+        return {None}
+
+    def dtype_of(t):
+        t = t.pointee if isinstance(t, ft.PointerType) else t
+        found = leaves(t)
+        if len(found) != 1 or None in found:
+            return None
+        (leaf,) = found
+        if isinstance(leaf, ft.FloatType):
+            return np.dtype(f"f{leaf.size}")
+        return np.dtype(f"{'i' if leaf.signed and not leaf.is_bool else 'u'}{leaf.size}")
+
+    _, options = CompilerOptions.split(options)
+    unit = frontend.parse_program(source, frontend.parse_options(options))
+    return {k.name: [dtype_of(param.type) for param in k.params] for k in unit.kernels}
 
 
 def compare(expected: np.ndarray, got: np.ndarray, dtype) -> tuple[str, str]:
@@ -93,6 +123,7 @@ def replay_program(paths: list[pathlib.Path], folder: pathlib.Path) -> None:
     queue = cl.CommandQueue(ctx)
     record = json.loads((folder / f"{load(paths[0])[0]['program']}.json").read_text())
     program = cl.Program(ctx, record["source"]).build(options=record["options"])
+    dtypes_of = element_dtypes(record["source"], record["options"])
     for path in paths:
         meta, arrays = load(path)
         kernel = getattr(program, meta["kernel"])
@@ -104,7 +135,7 @@ def replay_program(paths: list[pathlib.Path], folder: pathlib.Path) -> None:
             kernel(queue, tuple(meta["global_size"]), None if meta["local_size"] is None else tuple(meta["local_size"]),
                    *args, global_offset=None if offset is None else tuple(offset))
             queue.finish()
-            dtypes = {d[1]: element_dtype(p) for d, p in zip(meta["args"], params) if d[0] == "buffer"}
+            dtypes = {d[1]: t for d, t in zip(meta["args"], dtypes_of[meta["kernel"]]) if d[0] == "buffer"}
             for slot, buffer in sorted(buffers.items()):
                 got = np.empty_like(arrays[f"after{slot}"])
                 cl.enqueue_copy(queue, got, buffer)
