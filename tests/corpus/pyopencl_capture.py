@@ -33,6 +33,7 @@ _original_build = pyopencl.Program.build
 _original_call = pyopencl.Kernel.__call__
 _program_keys: dict[int, str] = {}  # a built _Program's int_ptr -> its record's key
 _launch_counts: dict[tuple[str, str], int] = {}
+_BUFFER = pyopencl.MemoryObjectHolder  # a Buffer, or a memory pool's PooledBuffer
 
 
 def _record(program, options, built: bool) -> None:
@@ -99,7 +100,7 @@ def _capturing_call(self, queue, global_size, local_size, *args, **kwargs):
     count_key = (key, self.function_name)
     count = _launch_counts.get(count_key, 0)
     args_as_set = _as_set(self, args)
-    buffers = {a.int_ptr: a for a in args_as_set or () if isinstance(a, pyopencl.Buffer)}
+    buffers = {a.int_ptr: a for a in args_as_set or () if isinstance(a, _BUFFER)}
     if key is None or count >= LAUNCHES_PER_KERNEL or args_as_set is None \
             or sum(b.size for b in buffers.values()) > LAUNCH_BYTES or kwargs.get("g_times_l") \
             or not _all_complete(kwargs.get("wait_for")):
@@ -108,7 +109,7 @@ def _capturing_call(self, queue, global_size, local_size, *args, **kwargs):
     queue.finish()
     arrays, described, seen = {}, [], {}
     for arg in args_as_set:
-        if isinstance(arg, pyopencl.Buffer):
+        if isinstance(arg, _BUFFER):
             slot = seen.setdefault(arg.int_ptr, len(seen))
             arrays[f"before{slot}"] = _buffer_bytes(queue, arg)
             described.append(["buffer", slot])
@@ -149,6 +150,8 @@ def _as_set(kernel, args) -> list | None:
         if isinstance(arg, Array):
             if not with_offsets and arg.offset:
                 return None
+            if not (arg.base_data is None or isinstance(arg.base_data, _BUFFER)):
+                return None  # shared virtual memory
             out.extend([arg.base_data, arg.offset] if with_offsets else [arg.base_data])
         elif _recordable(arg):
             out.append(arg)
@@ -164,7 +167,7 @@ def _all_complete(events) -> bool:
 
 
 def _recordable(arg) -> bool:
-    if isinstance(arg, (pyopencl.Buffer, pyopencl.LocalMemory, np.generic, int, float)) or arg is None:
+    if isinstance(arg, (_BUFFER, pyopencl.LocalMemory, np.generic, int, float)) or arg is None:
         return True
     return isinstance(arg, np.ndarray) and arg.shape == ()
 
