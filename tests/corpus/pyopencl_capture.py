@@ -31,7 +31,7 @@ LAUNCH_BYTES = 16 << 20
 LAUNCHES_PER_KERNEL = 3
 _original_build = pyopencl.Program.build
 _original_call = pyopencl.Kernel.__call__
-_program_keys: dict[int, str] = {}  # a built _Program's int_ptr -> its record's key
+_program_keys: dict[int, tuple[str, str]] = {}  # a built _Program's int_ptr -> (its record's key, source)
 _launch_counts: dict[tuple[str, str], int] = {}
 _BUFFER = pyopencl.MemoryObjectHolder  # a Buffer, or a memory pool's PooledBuffer
 
@@ -46,7 +46,7 @@ def _record(program, options, built: bool) -> None:
     option_text = options_bytes.decode("utf-8")
     key = hashlib.sha256((source + "\0" + option_text).encode()).hexdigest()[:20]
     if program._prg is not None:
-        _program_keys[program._prg.int_ptr] = key
+        _program_keys[program._prg.int_ptr] = (key, source)
     path = FOLDER / f"{key}.json"
     test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
     if path.exists():
@@ -96,7 +96,7 @@ def _buffer_bytes(queue, buffer) -> np.ndarray:
 
 
 def _capturing_call(self, queue, global_size, local_size, *args, **kwargs):
-    key = _program_keys.get(self.program.int_ptr)
+    key = _key_of(self.program)
     count_key = (key, self.function_name)
     count = _launch_counts.get(count_key, 0)
     args_as_set = _as_set(self, args)
@@ -134,6 +134,15 @@ def _capturing_call(self, queue, global_size, local_size, *args, **kwargs):
     folder.mkdir(parents=True, exist_ok=True)
     np.savez(folder / f"{key}-{self.function_name}-{count}.npz", meta=np.array(json.dumps(meta)), **arrays)
     return event
+
+
+def _key_of(program) -> str | None:
+    """The record of the program a kernel belongs to; None for a program built some other way (a
+    handle's address is reused once its program is freed, hence the check of the source)."""
+    key, source = _program_keys.get(program.int_ptr, (None, None))
+    if key is None or program.get_info(pyopencl.program_info.SOURCE) != source:
+        return None
+    return key
 
 
 def _as_set(kernel, args) -> list | None:
