@@ -188,10 +188,13 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=300)
     parser.add_argument("--program", help="replay one program's launches in this process")
     parser.add_argument("--only", help="only programs whose key starts with this")
+    parser.add_argument("--skip", type=pathlib.Path, help="skip the launches an earlier run's output names")
     args = parser.parse_args()
+    done = set(args.skip.read_text().split()) if args.skip else set()
     launches = collections.defaultdict(list)
     for path in sorted((args.folder / "launches").glob("*.npz")):
-        launches[path.name.split("-")[0]].append(path)
+        if path.name not in done:
+            launches[path.name.split("-")[0]].append(path)
     if args.program:
         replay_program(launches[args.program], args.folder)
         return 0
