@@ -129,6 +129,7 @@ def _capturing_call(self, queue, global_size, local_size, *args, **kwargs):
     meta = {"program": key, "kernel": self.function_name, "global_size": list(global_size),
             "local_size": None if local_size is None else list(local_size),
             "global_offset": kwargs.get("global_offset"), "args": described,
+            "allow_empty_ndrange": bool(kwargs.get("allow_empty_ndrange")),
             "test": os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]}
     folder = FOLDER / "launches"
     folder.mkdir(parents=True, exist_ok=True)

@@ -125,6 +125,13 @@ def compare(expected: np.ndarray, got: np.ndarray, dtype) -> tuple[str, str]:
 _RANK = {"exact": 0, "close": 1, "near-zero": 2, "MISMATCH": 3}
 
 
+def _empty_ndrange(meta: dict) -> dict:
+    """pyopencl's allow_empty_ndrange where the launch asked for it (older records lack it: a
+    launch with a zero dimension succeeded on the reference, so it must have been allowed)."""
+    empty = meta.get("allow_empty_ndrange", 0 in meta["global_size"])
+    return {"allow_empty_ndrange": True} if empty else {}
+
+
 def replay_program(paths: list[pathlib.Path], folder: pathlib.Path) -> None:
     """In the child: build the program once, replay each launch, print one JSON line per launch."""
     import loomcl as cl
@@ -146,7 +153,7 @@ def replay_program(paths: list[pathlib.Path], folder: pathlib.Path) -> None:
             args, buffers = arguments(cl, ctx, meta, arrays, params)
             offset = meta["global_offset"]
             kernel(queue, tuple(meta["global_size"]), None if meta["local_size"] is None else tuple(meta["local_size"]),
-                   *args, global_offset=None if offset is None else tuple(offset))
+                   *args, global_offset=None if offset is None else tuple(offset), **_empty_ndrange(meta))
             queue.finish()
             dtypes = {d[1]: t for d, t in zip(meta["args"], dtypes_of[meta["kernel"]]) if d[0] == "buffer"}
             for slot, buffer in sorted(buffers.items()):
