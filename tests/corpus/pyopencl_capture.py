@@ -102,8 +102,7 @@ def _capturing_call(self, queue, global_size, local_size, *args, **kwargs):
     args_as_set = _as_set(self, args)
     buffers = {a.int_ptr: a for a in args_as_set or () if isinstance(a, _BUFFER)}
     if key is None or count >= LAUNCHES_PER_KERNEL or args_as_set is None \
-            or sum(b.size for b in buffers.values()) > LAUNCH_BYTES or kwargs.get("g_times_l") \
-            or not _all_complete(kwargs.get("wait_for")):
+            or sum(b.size for b in buffers.values()) > LAUNCH_BYTES or not _all_complete(kwargs.get("wait_for")):
         return _original_call(self, queue, global_size, local_size, *args, **kwargs)
     _launch_counts[count_key] = count + 1
     queue.finish()
@@ -126,6 +125,8 @@ def _capturing_call(self, queue, global_size, local_size, *args, **kwargs):
     queue.finish()
     for pointer, slot in seen.items():
         arrays[f"after{slot}"] = _buffer_bytes(queue, buffers[pointer])
+    if kwargs.get("g_times_l"):  # pyopencl's scan gives the number of groups
+        global_size = [g * size for g, size in zip(global_size, local_size)]
     meta = {"program": key, "kernel": self.function_name, "global_size": list(global_size),
             "local_size": None if local_size is None else list(local_size),
             "global_offset": kwargs.get("global_offset"), "args": described,
