@@ -336,10 +336,12 @@ class VectorLiteral(Expr):
 
 @dataclass(eq=False)
 class SizeOf(Expr):
-    """sizeof expr / sizeof(type): only between parser and sema (sema folds it to IntLiteral)."""
+    """sizeof expr / sizeof(type), or with `alignment` _Alignof / __alignof__: only between parser
+    and sema (sema folds it to IntLiteral)."""
 
     operand: Optional[Expr] = None
     type_operand: Optional[Type] = None
+    alignment: bool = False
 
 
 @dataclass(eq=False)

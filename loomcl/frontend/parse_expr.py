@@ -4,7 +4,7 @@ Binary levels share `_left_assoc`, which parses `operand (op operand)*` and buil
 `Binary` nodes; assignment and `?:` are right-associative and recurse instead. A node's location is
 its operator token (clang points at the operator when operands are wrong), or its first token for
 primaries. Casts and sizeof need to tell a type name from an expression after `(`: `is_type_name`
-(parse_decl.py) decides from the token and the typedef scopes.
+(parse_decl.py) decides from the token and the type scopes.
 """
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ _ASSIGN_OPS = {
 }
 _UNARY_OPS = {"+": A.UnaryOp.PLUS, "-": A.UnaryOp.MINUS, "!": A.UnaryOp.LOGICAL_NOT,
               "~": A.UnaryOp.BIT_NOT}
+_ALIGNOF = ("_Alignof", "__alignof__", "__alignof")  # C11's and GNU's spellings (clang takes all three)
 
 
 def _ops(*ops: A.BinaryOp) -> dict[str, A.BinaryOp]:
@@ -127,6 +128,7 @@ class ExpressionParser:
 
     # unary = ("+" | "-" | "!" | "~") cast | ("*" | "&") cast | ("++" | "--") unary
     #       | "sizeof" "(" type-name ")" | "sizeof" unary | postfix
+    #       | ("_Alignof" | "__alignof__" | "__alignof") ("(" type-name ")" | unary)
     def unary(self) -> A.Expr:
         tok = self.peek()
         if tok.kind is TokenKind.PUNCT and tok.text in _UNARY_OPS:
@@ -141,15 +143,17 @@ class ExpressionParser:
             return A.IncDec(tok.loc, op, self.unary())
         if self.consume("sizeof"):
             return self.sizeof_operand(tok)
+        if tok.text in _ALIGNOF and self.consume(tok.text):
+            return self.sizeof_operand(tok, alignment=True)
         return self.postfix()
 
-    def sizeof_operand(self, tok) -> A.Expr:
+    def sizeof_operand(self, tok, alignment: bool = False) -> A.Expr:
         if self.at("(") and self.is_type_name(self.peek(1)):
             self.next()
             target = self.type_name()
-            self.expect(")", " after type in sizeof")
-            return A.SizeOf(tok.loc, type_operand=target)
-        return A.SizeOf(tok.loc, operand=self.unary())
+            self.expect(")", f" after type in {tok.text}")
+            return A.SizeOf(tok.loc, type_operand=target, alignment=alignment)
+        return A.SizeOf(tok.loc, operand=self.unary(), alignment=alignment)
 
     # postfix = primary ("[" expr "]" | "(" args ")" | "++" | "--" | ("." | "->") identifier)*
     def postfix(self) -> A.Expr:

@@ -58,6 +58,7 @@ class Preprocessor:
     _pending: list[Token] = field(default_factory=list)
     _conditionals: list[_Conditional] = field(default_factory=list)
     _include_count: int = 0
+    _once: set[str] = field(default_factory=set)  # real paths of files that said `#pragma once`
 
     # ---- driver -------------------------------------------------------------------------------
     def run(self, file: SourceFile) -> list[Token]:
@@ -305,6 +306,8 @@ class Preprocessor:
             self.diags.error(directive.loc, "expected \"FILENAME\" or <FILENAME>")
             return
         path = self._find_include(target, line[0].is_("<"), directive)
+        if path is not None and os.path.realpath(path) in self._once:
+            return
         if path is None:
             self.diags.error(line[0].loc, f"'{target}' file not found", len(line[0].text))
         elif self._include_count >= _MAX_INCLUDES:
@@ -440,8 +443,13 @@ class Preprocessor:
             self.diags.warning(directive.loc, f"#warning {message}".rstrip(), "#warnings")
 
     def _ignore_line(self, directive: Token) -> None:
-        """#pragma (OPENCL EXTENSION, unroll, ...) and #line change nothing here."""
+        """#line, and the pragmas other than `once` (OPENCL EXTENSION, unroll, ...), change nothing here."""
         self._rest_of_line()
+
+    def _pragma(self, directive: Token) -> None:
+        line = self._rest_of_line()
+        if len(line) == 1 and line[0].is_("once"):  # later #includes of this file are skipped
+            self._once.add(os.path.realpath(directive.loc.filename))
 
 
 _DIRECTIVES = {
@@ -449,7 +457,7 @@ _DIRECTIVES = {
     "if": Preprocessor._if, "ifdef": Preprocessor._ifdef, "ifndef": Preprocessor._ifdef,
     "elif": Preprocessor._elif, "else": Preprocessor._else, "endif": Preprocessor._endif,
     "error": Preprocessor._error, "warning": Preprocessor._error,
-    "pragma": Preprocessor._ignore_line, "line": Preprocessor._ignore_line,
+    "pragma": Preprocessor._pragma, "line": Preprocessor._ignore_line,
 }
 
 _NOWHERE = Token(TokenKind.EOF, "", tokenize_text("", Diagnostics())[0].loc)

@@ -197,9 +197,11 @@ class ExpressionChecker(VectorChecker, HalfChecker):
         if t.is_error:
             return _poison(e)
         try:
-            size = t.size
+            size = t.size  # raises for incomplete types, whose alignment is unknown too
+            size = t.align if e.alignment else size
         except TypeError:
-            return self.error(e, f"invalid application of 'sizeof' to type '{t}'")
+            name = "alignof" if e.alignment else "sizeof"
+            return self.error(e, f"invalid application of '{name}' to type '{t}'")
         return A.IntLiteral(e.loc, size, type=T.SIZE_T)
 
     def check_Cast(self, e: A.Cast) -> A.Expr:

@@ -52,6 +52,7 @@ KEYWORDS = frozenset("""
     void bool char short int long unsigned signed float double half
     const volatile restrict typedef static extern inline __inline __inline__
     if else for while do switch case default break continue return goto sizeof
+    _Alignof __alignof __alignof__
     struct union enum
     __kernel kernel __global global __local local __constant constant __private private
     __generic generic __attribute__ __read_only read_only __write_only write_only

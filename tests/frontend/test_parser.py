@@ -40,6 +40,23 @@ def test_sizeof_forms_fold_to_size_t():
         assert show(expr) in (str(size), f"({size - 1} + 1)")
 
 
+def test_alignof_spellings_fold_to_the_alignment():
+    for expr, align in [("_Alignof(int)", 4), ("__alignof__(double)", 8), ("__alignof(float3)", 16),
+                        ("__alignof__ l", 8), ("_Alignof(char)", 1), ("__alignof__(float*)", 8)]:
+        assert show(expr) == str(align)
+
+
+def test_alignof_of_an_aligned_union_of_anonymous_structs():
+    body = kernel_body("typedef union { struct { float x, y; } __attribute__((aligned(8))); } c_t;"
+                       "void f(ulong *o) { o[0] = __alignof__(c_t); o[1] = sizeof(c_t); }")
+    assert [s.expr.value.value for s in body] == [8, 8]
+
+
+def test_alignof_of_an_incomplete_type_is_an_error():
+    assert "invalid application of 'alignof' to type 'struct S'" in \
+        compile_log("struct S; void f(ulong *o) { *o = __alignof__(struct S); }")
+
+
 def test_all_statement_kinds():
     body = kernel_body("""
         kernel void k(global int *out) {

@@ -150,6 +150,18 @@ def test_include_via_macro(tmp_path):
     assert preprocessed('#define HDR "x.h"\n#include HDR', f"-I{tmp_path}") == "int x ;"
 
 
+def test_pragma_once_includes_a_file_once(tmp_path):
+    (tmp_path / "poly.h").write_text("#pragma once\nint poly(int x) { return x * x; }\n")
+    (tmp_path / "both.h").write_text('#pragma once\n#include "poly.h"\nint both;\n')
+    src = '#include <poly.h>\n#include <both.h>\n#include "both.h"\n#include <./poly.h>\nend'
+    assert preprocessed(src, f"-I{tmp_path}") == "int poly ( int x ) { return x * x ; } int both ; end"
+
+
+def test_pragma_once_in_a_skipped_group_does_nothing(tmp_path):
+    (tmp_path / "twice.h").write_text("#if 0\n#pragma once\n#endif\nx\n")
+    assert preprocessed("#include <twice.h>\n#include <twice.h>", f"-I{tmp_path}") == "x x"
+
+
 def test_missing_include_is_reported_at_the_name():
     log = compile_log('#include "nothere.h"\n')
     assert log == ("t.cl:1:10: error: 'nothere.h' file not found\n"
