@@ -76,14 +76,8 @@ def clSetKernelArg(handle, index, size, value):
     kernel.icd_arguments[index] = argument  # a buffer stays alive while it is the argument
 
 
-def clSetKernelArgSVMPointer(handle, index, value):
-    registry.get(handle, "kernel", "clSetKernelArgSVMPointer")
-    raise LogicError("clSetKernelArgSVMPointer", status_code.INVALID_OPERATION, "no shared virtual memory")
 
 
-def clSetKernelExecInfo(handle, param, size, value):
-    registry.get(handle, "kernel", "clSetKernelExecInfo")
-    raise LogicError("clSetKernelExecInfo", status_code.INVALID_OPERATION, "no shared virtual memory")
 
 
 def clGetKernelInfo(handle, param, size, out, size_ret):
@@ -107,12 +101,8 @@ def clGetKernelWorkGroupInfo(handle, device, param, size, out, size_ret):
     return answer(kernel.get_work_group_info(param, found), kernel_work_group_info, param, size, out, size_ret, routine)
 
 
-def clGetKernelSubGroupInfo(handle, device, param, input_size, input_value, size, out, size_ret):
-    registry.get(handle, "kernel", "clGetKernelSubGroupInfo")
-    raise LogicError("clGetKernelSubGroupInfo", status_code.INVALID_OPERATION, "sub-groups are not supported")
 
 
-clGetKernelSubGroupInfoKHR = clGetKernelSubGroupInfo
 
 
 def clEnqueueNDRangeKernel(queue, handle, work_dim, offset, global_size, local_size, num_events, events, out):
@@ -138,8 +128,3 @@ def clEnqueueTask(queue, handle, num_events, events, out):
     address = ctypes.addressof(one)
     clEnqueueNDRangeKernel(queue, handle, 1, None, address, address, num_events, events, out)
 
-
-def clEnqueueNativeKernel(queue, function, args, cb_args, num_mem, mem_list, args_mem_loc, num_events, events, out):
-    queue_of(queue, "clEnqueueNativeKernel")
-    raise LogicError("clEnqueueNativeKernel", status_code.INVALID_OPERATION,
-                     "native kernels are not supported (CL_DEVICE_EXECUTION_CAPABILITIES lacks NATIVE_KERNEL)")

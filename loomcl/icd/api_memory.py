@@ -105,15 +105,4 @@ def clEnqueueMigrateMemObjects(queue, count, objects, flags, num_events, wait_li
     return enqueue_marker(queue, num_events, wait_list, event, routine)
 
 
-def clSVMAlloc(context, flags, size, alignment):
-    """No shared virtual memory (CL_DEVICE_SVM_CAPABILITIES is 0): the spec's answer is NULL."""
-    return None
 
-
-def clSVMFree(context, pointer):
-    return None
-
-
-def clCreatePipe(context, flags, packet_size, max_packets, props):
-    registry.get(context, "context", "clCreatePipe")
-    raise LogicError("clCreatePipe", status_code.INVALID_OPERATION, "pipes are not supported (CL_DEVICE_PIPE_SUPPORT is false)")

@@ -71,13 +71,6 @@ def clReleaseDevice(handle):
 clRetainDeviceEXT, clReleaseDeviceEXT = clRetainDevice, clReleaseDevice
 
 
-def clCreateSubDevices(handle, properties, num_devices, out_devices, num_devices_ret):
-    registry.get(handle, "device", "clCreateSubDevices")
-    raise LogicError("clCreateSubDevices", status_code.INVALID_VALUE,
-                     "loomcl's device cannot be partitioned (CL_DEVICE_PARTITION_PROPERTIES is empty)")
-
-
-clCreateSubDevicesEXT = clCreateSubDevices
 
 
 def clUnloadCompiler():

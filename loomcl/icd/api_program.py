@@ -61,16 +61,8 @@ def clCreateProgramWithBinary(context, num_devices, devices, lengths, binaries, 
     return registry.new(program, "program")
 
 
-def clCreateProgramWithBuiltInKernels(context, num_devices, devices, names):
-    registry.get(context, "context", "clCreateProgramWithBuiltInKernels")
-    raise LogicError("clCreateProgramWithBuiltInKernels", status_code.INVALID_VALUE,
-                     "loomcl's device has no built-in kernels (CL_DEVICE_BUILT_IN_KERNELS is empty)")
 
 
-def clCreateProgramWithIL(context, il, length):
-    registry.get(context, "context", "clCreateProgramWithIL")
-    raise LogicError("clCreateProgramWithIL", status_code.INVALID_OPERATION,
-                     "loomcl takes no intermediate language (CL_DEVICE_IL_VERSION is empty)")
 
 
 def _options(address) -> str:
@@ -168,15 +160,7 @@ def clGetProgramBuildInfo(handle, device, param, size, out, size_ret):
     return answer(value, program_build_info, param, size, out, size_ret, routine)
 
 
-def clSetProgramReleaseCallback(handle, notify, user_data):
-    registry.get(handle, "program", "clSetProgramReleaseCallback")
-    raise LogicError("clSetProgramReleaseCallback", status_code.INVALID_OPERATION,
-                     "no program-scope global constructors or destructors exist (deprecated in OpenCL 3.0)")
 
 
-def clSetProgramSpecializationConstant(handle, spec_id, spec_size, spec_value):
-    registry.get(handle, "program", "clSetProgramSpecializationConstant")
-    raise LogicError("clSetProgramSpecializationConstant", status_code.INVALID_OPERATION,
-                     "specialization constants need a program from IL, which loomcl does not take")
 
 

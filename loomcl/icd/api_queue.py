@@ -68,16 +68,8 @@ def clGetCommandQueueInfo(handle, param, size, out, size_ret):
     return answer_query(handle, queue, command_queue_info, param, size, out, size_ret, routine)
 
 
-def clSetCommandQueueProperty(handle, bits, enable, old):
-    registry.get(handle, "queue", "clSetCommandQueueProperty")
-    raise LogicError("clSetCommandQueueProperty", status_code.INVALID_OPERATION,
-                     "deprecated in OpenCL 1.1; create the queue with the properties instead")
 
 
-def clSetDefaultDeviceCommandQueue(context, device, queue):
-    registry.get(context, "context", "clSetDefaultDeviceCommandQueue")
-    raise LogicError("clSetDefaultDeviceCommandQueue", status_code.INVALID_OPERATION,
-                     "loomcl has no device-side queues")
 
 
 def clFlush(handle):

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import threading
 
-from . import (api_context, api_event, api_image, api_kernel, api_memory, api_platform, api_program, api_queue,
+from . import (absent, api_context, api_event, api_image, api_kernel, api_memory, api_platform, api_program, api_queue,
                api_transfer)
 from .dispatch import DispatchTable
 from .dispatch_table import INDEX
 from .handles import registry
 
-API_MODULES = (api_platform, api_context, api_queue, api_memory, api_transfer, api_image, api_program, api_kernel,
+API_MODULES = (absent, api_platform, api_context, api_queue, api_memory, api_transfer, api_image, api_program, api_kernel,
                api_event)
 
 _table: DispatchTable | None = None
