@@ -8,7 +8,7 @@ from loomcl.runtime.context import Context
 
 from .answer import answer, answer_query
 from .api_platform import checked_device_type, platform
-from .callbacks import ContextNotify, run_destructor_callbacks
+from .callbacks import ContextNotify, add_destructor_callback, release_with_destructors
 from .handles import registry
 from .info import properties, property_words
 
@@ -57,9 +57,7 @@ def clRetainContext(handle):
 
 
 def clReleaseContext(handle):
-    context = registry.release(handle, "context", "clReleaseContext")
-    if context is not None:
-        run_destructor_callbacks(context, handle)
+    release_with_destructors(handle, "context", "clReleaseContext")
 
 
 def clGetContextInfo(handle, param, size, out, size_ret):
@@ -71,9 +69,6 @@ def clGetContextInfo(handle, param, size, out, size_ret):
 
 
 def clSetContextDestructorCallback(handle, notify, user_data):
-    context = registry.get(handle, "context", "clSetContextDestructorCallback")
-    if not notify:
-        raise LogicError("clSetContextDestructorCallback", status_code.INVALID_VALUE, "pfn_notify is NULL")
-    context.icd_destructors.append((notify, user_data))
+    add_destructor_callback(handle, "context", "clSetContextDestructorCallback", notify, user_data)
 
 

@@ -168,12 +168,17 @@ def clEnqueueCopyImage(queue, src, dst, src_origin, dst_origin, region, num_even
                           wait_for=wait_list(num_events, events, routine, q)), out)
 
 
+def _plain_buffer(handle, routine: str, what: str) -> Buffer:
+    buffer = registry.get(handle, "mem", routine)
+    if not isinstance(buffer, Buffer):
+        raise LogicError(routine, status_code.INVALID_MEM_OBJECT, f"{what} is not a buffer")
+    return buffer
+
+
 def clEnqueueCopyImageToBuffer(queue, src, dst, src_origin, region, dst_offset, num_events, events, out):
     routine = "clEnqueueCopyImageToBuffer"
     q = queue_of(queue, routine)
-    buffer = registry.get(dst, "mem", routine)
-    if not isinstance(buffer, Buffer):
-        raise LogicError(routine, status_code.INVALID_MEM_OBJECT, "dst_buffer is not a buffer")
+    buffer = _plain_buffer(dst, routine, "dst_buffer")
     hand_out(enqueue_copy(q, buffer, _image(src, routine),
                           origin=size_triple(src_origin, routine, "src_origin"),
                           region=size_triple(region, routine, "region"), offset=dst_offset,
@@ -183,9 +188,7 @@ def clEnqueueCopyImageToBuffer(queue, src, dst, src_origin, region, dst_offset, 
 def clEnqueueCopyBufferToImage(queue, src, dst, src_offset, dst_origin, region, num_events, events, out):
     routine = "clEnqueueCopyBufferToImage"
     q = queue_of(queue, routine)
-    buffer = registry.get(src, "mem", routine)
-    if not isinstance(buffer, Buffer):
-        raise LogicError(routine, status_code.INVALID_MEM_OBJECT, "src_buffer is not a buffer")
+    buffer = _plain_buffer(src, routine, "src_buffer")
     hand_out(enqueue_copy(q, _image(dst, routine), buffer,
                           origin=size_triple(dst_origin, routine, "dst_origin"),
                           region=size_triple(region, routine, "region"), offset=src_offset,

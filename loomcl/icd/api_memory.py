@@ -9,7 +9,7 @@ from loomcl.runtime.buffer import Buffer
 from loomcl.runtime.constants import mem_flags, mem_info
 
 from .answer import answer, answer_query
-from .callbacks import run_destructor_callbacks
+from .callbacks import add_destructor_callback, release_with_destructors
 from .handles import registry
 from .host_memory import host_array
 from .info import properties, property_words
@@ -70,9 +70,7 @@ def clRetainMemObject(handle):
 
 def clReleaseMemObject(handle):
     """The memory itself goes when nothing uses it any more (a pending command may)."""
-    memory = registry.release(handle, "mem", "clReleaseMemObject")
-    if memory is not None:
-        run_destructor_callbacks(memory, handle)
+    release_with_destructors(handle, "mem", "clReleaseMemObject")
 
 
 def clGetMemObjectInfo(handle, param, size, out, size_ret):
@@ -86,10 +84,7 @@ def clGetMemObjectInfo(handle, param, size, out, size_ret):
 
 
 def clSetMemObjectDestructorCallback(handle, notify, user_data):
-    memory = registry.get(handle, "mem", "clSetMemObjectDestructorCallback")
-    if not notify:
-        raise LogicError("clSetMemObjectDestructorCallback", status_code.INVALID_VALUE, "pfn_notify is NULL")
-    memory.icd_destructors.append((notify, user_data))
+    add_destructor_callback(handle, "mem", "clSetMemObjectDestructorCallback", notify, user_data)
 
 
 def clEnqueueMigrateMemObjects(queue, count, objects, flags, num_events, wait_list, event):

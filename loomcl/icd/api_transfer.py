@@ -16,22 +16,22 @@ def _buffer(handle, routine: str):
     return registry.get(handle, "mem", routine)
 
 
-def clEnqueueReadBuffer(queue, buffer, blocking, offset, size, ptr, num_events, events, out):
-    routine = "clEnqueueReadBuffer"
-    q, src = queue_of(queue, routine), _buffer(buffer, routine)
-    check_host_access(src, True, routine)
+def _host_copy(routine, queue, buffer, blocking, offset, size, ptr, num_events, events, out, reading: bool):
+    q, memory = queue_of(queue, routine), _buffer(buffer, routine)
+    check_host_access(memory, reading, routine)
     host = host_array(ptr, size, routine)
-    hand_out(enqueue_copy(q, host, src, is_blocking=bool(blocking), src_offset=offset,
+    dest, src, offset_name = (host, memory, "src_offset") if reading else (memory, host, "dst_offset")
+    hand_out(enqueue_copy(q, dest, src, is_blocking=bool(blocking), **{offset_name: offset},
                           wait_for=wait_list(num_events, events, routine, q)), out)
+
+
+def clEnqueueReadBuffer(queue, buffer, blocking, offset, size, ptr, num_events, events, out):
+    _host_copy("clEnqueueReadBuffer", queue, buffer, blocking, offset, size, ptr, num_events, events, out, reading=True)
 
 
 def clEnqueueWriteBuffer(queue, buffer, blocking, offset, size, ptr, num_events, events, out):
-    routine = "clEnqueueWriteBuffer"
-    q, dest = queue_of(queue, routine), _buffer(buffer, routine)
-    check_host_access(dest, False, routine)
-    host = host_array(ptr, size, routine)
-    hand_out(enqueue_copy(q, dest, host, is_blocking=bool(blocking), dst_offset=offset,
-                          wait_for=wait_list(num_events, events, routine, q)), out)
+    _host_copy("clEnqueueWriteBuffer", queue, buffer, blocking, offset, size, ptr, num_events, events, out,
+               reading=False)
 
 
 def clEnqueueCopyBuffer(queue, src, dst, src_offset, dst_offset, size, num_events, events, out):
