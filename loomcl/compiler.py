@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 import threading
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -130,17 +131,24 @@ class CompiledProgram:
     def work_group_ir(self, kernel_name: str, local_size: tuple[int, int, int], ids_fit_int: bool = False):
         """The kernel in work-group form for one local size. `ids_fit_int`: the launch promises that
         every global id fits in a C int (the runtime checks offset + global size)."""
+        return self._work_group_ir(kernel_name, local_size, self.options.replace(ids_fit_int=ids_fit_int))
+
+    def _work_group_ir(self, kernel_name: str, local_size, options: CompilerOptions):
         from .transforms.pipeline import work_group_function
 
-        options = self.options.replace(ids_fit_int=ids_fit_int)
         return work_group_function(self.module, kernel_name, tuple(local_size), options)
 
     def work_group_function(self, kernel_name: str, local_size: tuple[int, int, int],
-                            ids_fit_int: bool = False, image_formats: tuple = ()) -> WorkGroupFunction:
+                            ids_fit_int: bool = False, image_formats: tuple = (),
+                            variant: tuple[str, ...] = ()) -> WorkGroupFunction:
         """`image_formats`: ((parameter index, channel order, data type), ...) of the launch's
         images; the image code is specialized for them (no dispatch on the format per texel), for
         the first MAX_IMAGE_FORMAT_VARIANTS combinations a kernel meets: the generic code serves
-        the rest, so a program that runs a kernel on every format compiles it a few times only."""
+        the rest, so a program that runs a kernel on every format compiles it a few times only.
+        `variant`: `-loomcl-*` switches applied over the program's options (runtime/variants.py).
+
+        Compiles run outside the program's lock, one per key: a variant compiled in the
+        background (runtime/microprofile.py) never holds up another kernel's first launch."""
         with self._lock:
             seen = self._image_formats.setdefault(kernel_name, set())
             if image_formats and tuple(image_formats) not in seen:
@@ -148,18 +156,29 @@ class CompiledProgram:
                     image_formats = ()
                 else:
                     seen.add(tuple(image_formats))
-            key = (kernel_name, tuple(local_size), ids_fit_int, tuple(image_formats))
+            key = (kernel_name, tuple(local_size), ids_fit_int, tuple(image_formats), tuple(variant))
             found = self._functions.get(key)
             if found is None:
-                found = self._functions[key] = self._compile(*key)
-        return found
+                found = self._functions[key] = Future()
+                owner = True
+            else:
+                owner = False
+        if owner:
+            try:
+                found.set_result(self._compile(*key))
+            except BaseException as exc:
+                with self._lock:  # a later call tries again (an interrupted compile may succeed then)
+                    del self._functions[key]
+                found.set_exception(exc)
+        return found.result()
 
     def _compile(self, kernel_name: str, local_size: tuple[int, int, int], ids_fit_int: bool,
-                 image_formats: tuple) -> WorkGroupFunction:
+                 image_formats: tuple, variant: tuple[str, ...]) -> WorkGroupFunction:
         from .codegen import compile_work_group
 
-        function = self.work_group_ir(kernel_name, local_size, ids_fit_int)
-        options = self.options.replace(image_formats=image_formats) if image_formats else self.options
+        options = self.options.with_switches(variant)
+        function = self._work_group_ir(kernel_name, local_size, options.replace(ids_fit_int=ids_fit_int))
+        options = options.replace(image_formats=image_formats) if image_formats else options
         return compile_work_group(function, self.kernels[kernel_name], options)
 
 

@@ -64,6 +64,12 @@ class CompilerOptions:
     """((parameter index, channel order, data type), ...) of a launch's image arguments, which image
     code is specialized for (set by the runtime per launch, never by a switch)."""
 
+    # -- the runtime ------------------------------------------------------------------------------
+    microprofile: bool = True
+    """Launches time a few compiled variants of the kernel on their first work-groups and run the
+    rest with the fastest (runtime/microprofile.py); off in checked mode and with
+    LOOMCL_MICROPROFILE=0. It does not change any variant's code, so it is not in the cache key."""
+
     # -- debugging the pipeline -----------------------------------------------------------------
     verify_each: bool = False
     """Run the IR verifier after every pass (and check that a pass reporting no change made none)."""
@@ -78,6 +84,8 @@ class CompilerOptions:
         "-loomcl-no-scalarize": ("scalarize", False),
         "-loomcl-no-parallel-metadata": ("parallel_metadata", False),
         "-loomcl-no-vectorize": ("vectorize", False),
+        "-loomcl-no-interleave": ("interleave", False),
+        "-loomcl-no-microprofile": ("microprofile", False),
         "-loomcl-verify-each": ("verify_each", True),
         "-loomcl-check": ("checked", True),
     }
@@ -104,6 +112,10 @@ class CompilerOptions:
     def replace(self, **changes) -> CompilerOptions:
         return dataclasses.replace(self, **changes)
 
+    def with_switches(self, switches) -> CompilerOptions:
+        """These options with the `-loomcl-*` switches of `switches` (SWITCHES' names) applied."""
+        return self.replace(**dict(self.SWITCHES[word] for word in switches)) if switches else self
+
     # -- what the switches mean together --------------------------------------------------------
 
     @property
@@ -111,6 +123,12 @@ class CompilerOptions:
         """structurize-uniform-barriers runs: `context_all` measures the plain CBS form's context
         arrays, so it overrides `structured`."""
         return self.structured and not self.context_all
+
+    @property
+    def uses_microprofile(self) -> bool:
+        """Launches may choose among variants: never in checked mode, whose launches report the
+        sites of one known code."""
+        return self.microprofile and not self.checked
 
     @property
     def uses_horizontal_loops(self) -> bool:

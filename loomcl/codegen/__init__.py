@@ -97,7 +97,8 @@ def _compile(module: KernelModule, options: CompilerOptions) -> WorkGroupFunctio
             return _COMPILED[key]
         stats.disk_cache_hits += from_disk
         address = jit.load_object(data, module.entry_symbol, options.opt_level)
-        compiled = WorkGroupFunction(address, module.local_size, module.static_local_bytes, module.private_bytes)
+        compiled = WorkGroupFunction(address, module.local_size, module.static_local_bytes, module.private_bytes,
+                                     code_key=key)
         _COMPILED[key] = compiled
         return compiled
 

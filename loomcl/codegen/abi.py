@@ -134,3 +134,4 @@ class WorkGroupFunction:
     static_local_bytes: int  # bytes at the start of the arena: __local variables, then large private storage
     private_bytes: int = 0  # the part of static_local_bytes that is private storage, not __local memory
     check_sites: tuple = ()  # checked mode: ir.check_sites entries, indexed by CheckRecord.site
+    code_key: str = ""  # the object cache's key of its code (cache.py): equal keys, equal code

@@ -15,7 +15,7 @@ from loomcl import errors
 from loomcl.codegen.abi import ParamKind
 from loomcl.errors import LogicError, status_code
 
-from . import ndrange
+from . import microprofile, ndrange
 from .arguments import KernelArguments
 from .command_queue import CommandQueue
 from .constants import (
@@ -73,6 +73,7 @@ class Kernel:
         self._args = KernelArguments(name, signature.params, compiled.options.checked)
         self._functions: dict = {}
         self._plans: dict = {}
+        self._selections: dict = {}  # micro-profiling's variant choices, by choice key (microprofile.py)
         # the argument slots are the kernel's, so setting them and the enqueue that copies them are
         # one step for concurrent callers
         self._lock = threading.Lock()
@@ -169,7 +170,11 @@ class Kernel:
         ids_fit_int = all(o + g <= INT_MAX for o, g in zip(offset, global_size))
         plan = LaunchPlan(global_size, local, offset, lambda size: self._function(size, ids_fit_int, formats),
                           self._launcher.address)
-        get_pool().warm_up(max(batch.total_groups for batch in plan.batches))
+        pool = get_pool()
+        microprofile.attach(plan, self._args, self.signature, self._compiled.options,
+                            lambda size, switches: self._variant(size, ids_fit_int, formats, switches),
+                            self._selections, pool.thread_count)
+        pool.warm_up(max(batch.total_groups for batch in plan.batches))
         if len(self._plans) >= MAX_CACHED_PLANS:
             self._plans.clear()
         self._plans[key] = plan
@@ -194,6 +199,11 @@ class Kernel:
                 raise errors.RuntimeError(ROUTINE, status_code.BUILD_PROGRAM_FAILURE, message) from None
             self._functions[key] = function
         return function
+
+    def _variant(self, local_size, ids_fit_int: bool, image_formats: tuple, switches: tuple):
+        """The work-group function of a variant of the kernel (runtime/variants.py)."""
+        return self._compiled.work_group_function(self.function_name, local_size, ids_fit_int,
+                                                  image_formats=image_formats, variant=switches)
 
     def get_info(self, param: int):
         return getattr(self, info_attribute(kernel_info, param, "clGetKernelInfo"))

@@ -78,8 +78,13 @@ class Launcher:
         if self._printf_formats is None and self.check_record is None and len(runs) == 1:
             # (the common case: the pool's lock alone keeps the copy and the run together)
             request, groups, arena, own_image = runs[0]
-            failure = (pool_module._pool or get_pool()).run(request, groups, arena, self._block,
-                                                             image if own_image is None else own_image)
+            pool = pool_module._pool or get_pool()
+            if own_image is not None:
+                image = own_image
+            if plan.selection is None:
+                failure = pool.run(request, groups, arena, self._block, image)
+            else:  # its variant is being chosen (microprofile.py)
+                failure = plan.selection.run(plan, pool, arena, self._block, image)
             if failure is not None:
                 raise_launch_failure(failure, self.name)
             return

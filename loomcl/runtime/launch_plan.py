@@ -20,7 +20,7 @@ class RegionBatch:
     """Regions that run in one native call: their descriptors and the flat group count."""
 
     __slots__ = ("descs", "count", "total_groups", "static_local_bytes", "private_bytes", "request",
-                 "request_pointer", "_infos")
+                 "request_pointer", "local_sizes", "_infos")
 
     def __init__(self, entries: list, static_local_bytes: int) -> None:
         self.count = len(entries)
@@ -36,6 +36,7 @@ class RegionBatch:
             self._infos.append(info)
             first += groups
         self.total_groups = first
+        self.local_sizes = tuple(function.local_size for function, *_ in entries)  # each region's
         self.static_local_bytes = static_local_bytes
         self.private_bytes = max(function.private_bytes for function, *_ in entries)
         self.request = LaunchRequest(ctypes.addressof(self.descs), self.count, first)
@@ -46,7 +47,7 @@ class LaunchPlan:
     """The batches of one (global size, local size, offset) of one kernel."""
 
     __slots__ = ("global_size", "local_size", "offset", "batches", "printf_buffer", "regions", "work_items",
-                 "runs")
+                 "runs", "selection")
 
     def __init__(self, global_size, local_size, offset, function_for, args_address: int) -> None:
         self.global_size, self.local_size, self.offset = global_size, local_size, offset
@@ -62,6 +63,16 @@ class LaunchPlan:
         self.batches = tuple(RegionBatch(entries, static) for static, entries in by_static.items())
         self.printf_buffer = 0
         self.runs = None  # launch.py's checked (request, groups, arena, None) per batch, once known
+        self.selection = None  # microprofile.Selection while its variant is being chosen
+
+    def install(self, functions: dict) -> None:
+        """Run each region with `functions[its local size]` from now on: a variant of the same
+        kernel with the same arena layout (microprofile.py checks it), so a launch running
+        meanwhile may run some of its groups with either: each still runs once."""
+        for batch in self.batches:
+            for desc, local_size in zip(batch.descs, batch.local_sizes):
+                desc.entry = functions[local_size].address
+        self.regions = [(region, functions[function.local_size]) for region, function in self.regions]
 
     def use_printf_buffer(self, address: int) -> None:
         """Point every region's `struct launch` at the kernel's printf buffer."""

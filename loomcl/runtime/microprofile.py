@@ -1,0 +1,314 @@
+"""Productive micro-profiling (Kim, ch. 7): a launch chooses among compiled variants of its kernel by
+timing them on its own first work-groups, and keeps their results.
+
+When a kernel is launched with a (local size, argument shape class) it has not met (shape_class.py),
+the runtime compiles the variants of variants.py for it: in the background, one selection at a time,
+while the launches run the program as built (`LOOMCL_MICROPROFILE=sync`: before the first launch, for
+reproducible runs and tests). Once they are ready, a launch runs its first work-groups as profiling
+rounds: a round gives every variant a slice of `size` consecutive groups, in an order that rotates from
+round to round, and times it (the pool runs a slice like a launch: group_slices.py). Every group runs
+exactly once, by one variant, and its results are kept: the variants are the same kernel, so a group's
+outputs are the same whichever computes it (Kim 7.2.2, "fully productive"). The rest of the launch
+runs with the best variant so far (Kim's eager execution). After ROUNDS rounds, in one launch or
+gathered over several smaller ones, the variant with the lowest median of its per-round time relative
+to the round's fastest wins: normalizing within a round cancels work that differs along the NDRange
+(Mandelbrot's rows), the median a round that the machine disturbed. The winner is installed in the
+kernel's launch plans (LaunchPlan.install) and remembered on disk (choices.py); a later process
+compiles only the winner.
+
+Slices aim at SLICE_NS each, as estimated from earlier timed runs (else a first round, not counted,
+calibrates them and warms the caches), and hold at least MIN_SLICE_PER_THREAD groups per thread; the
+rounds of one launch take at most 1/PROFILE_SHARE of its groups (all of them in a launch too small
+for that), and a launch with no room for one round runs the default.
+
+What is profiled: launches of at least MIN_WORK_ITEMS work-items of kernels built with `microprofile`
+on (`-loomcl-no-microprofile`, LOOMCL_MICROPROFILE=0 and checked mode turn it off), without printf (the
+printing is such a launch's cost and its order its point), whose regions share one arena layout.
+Smaller launches run the program as built and compile nothing more. Events time a profiled launch as
+a whole (the rounds run inside the command, like its other groups).
+"""
+from __future__ import annotations
+
+import os
+import queue
+import statistics
+import threading
+import time
+from dataclasses import dataclass
+
+from . import choices, variants
+from .group_slices import GroupSlice
+from .shape_class import choice_key, shape_class
+
+ENVIRONMENT = "LOOMCL_MICROPROFILE"  # 0/off: never; sync: compile variants before the first launch
+FORCE_ENVIRONMENT = "LOOMCL_MICROPROFILE_FORCE"  # tests: this variant wins whatever the times say
+OFF, SYNC, BACKGROUND = "off", "sync", "background"
+
+MIN_WORK_ITEMS = 1 << 16
+ROUNDS = 5
+PROFILE_SHARE = 4
+SLICE_NS = 400_000
+MIN_SLICE_PER_THREAD = 2
+
+
+@dataclass
+class Stats:
+    """What micro-profiling did in this process (tests read it; so may a curious user)."""
+    selections: int = 0         # (kernel code, shape class) pairs met
+    variants_compiled: int = 0  # variant work-group functions compiled (the default not counted)
+    variant_failures: int = 0   # variants that did not compile (the kernel runs without them)
+    profiled_launches: int = 0
+    profiled_groups: int = 0
+    decisions: int = 0
+    remembered: int = 0         # choices taken from disk
+
+
+stats = Stats()
+
+
+def mode() -> str:
+    text = os.environ.get(ENVIRONMENT, "").strip().lower()
+    if text in ("0", "off", "no", "false"):
+        return OFF
+    return SYNC if text == "sync" else BACKGROUND
+
+
+class Candidate:
+    """A variant compiled for every region of a selection: its functions, its entries in batch order."""
+
+    __slots__ = ("name", "functions", "entries")
+
+    def __init__(self, name: str, functions: dict, local_sizes: tuple) -> None:
+        self.name, self.functions = name, functions
+        self.entries = tuple(functions[size].address for size in local_sizes)
+
+    def same_code(self, other: Candidate) -> bool:
+        return all(f.code_key == other.functions[size].code_key for size, f in self.functions.items())
+
+    def same_layout(self, other: Candidate) -> bool:
+        """The arena holds the same: local arguments sit at the same offsets, the arena is as big."""
+        return all((f.static_local_bytes, f.private_bytes) == (other.functions[size].static_local_bytes,
+                                                                other.functions[size].private_bytes)
+                   for size, f in self.functions.items())
+
+
+class Selection:
+    """The variant choice for one kernel code and shape class, shared by the plans of that class."""
+
+    def __init__(self, kernel_name: str, key: str, shape: str, default: Candidate, compile_variant) -> None:
+        self.kernel_name, self.key, self.shape = kernel_name, key, shape
+        self.default = default
+        self._compile_variant = compile_variant  # (local size, switches) -> WorkGroupFunction
+        self.candidates: list[Candidate] | None = None  # None while they compile
+        self.winner: Candidate | None = None
+        self.rounds: list[dict[str, float]] = []  # per round: variant name -> ns per group
+        self.estimate_ns = 0.0  # ns per group of the default, from the last timed run
+        self.lock = threading.Lock()
+        self.ready = threading.Event()  # set when the candidates are known (or the winner was remembered)
+
+    # -- compiling ------------------------------------------------------------------------------
+
+    def start(self, how: str) -> None:
+        """Take the remembered winner, or compile the candidates now (SYNC) or in the background."""
+        remembered = choices.load(self.key)
+        if remembered is not None:
+            found = self.default if remembered == self.default.name else self._candidate(variants.named(remembered))
+            if found is not None:
+                self.winner = found
+                stats.remembered += 1
+                self.ready.set()
+                return
+        if how == SYNC:
+            self.compile_candidates()
+        else:
+            _BACKGROUND.submit(self)
+
+    def compile_candidates(self) -> None:
+        found = [self.default]
+        try:
+            for variant in variants.VARIANTS[1:]:
+                candidate = self._candidate(variant)
+                if candidate is not None and not any(candidate.same_code(c) for c in found):
+                    found.append(candidate)
+        finally:
+            with self.lock:
+                self.candidates = found
+                if len(found) == 1:
+                    self._decide({self.default.name: 1.0})
+            self.ready.set()
+
+    def _candidate(self, variant: variants.Variant) -> Candidate | None:
+        """`variant` compiled for every region, or None: it did not compile, or lays out the arena
+        differently (local arguments would move)."""
+        try:
+            functions = {size: self._compile_variant(size, variant.switches) for size in self.default.functions}
+        except Exception:  # noqa: BLE001 - a variant is optional: the kernel runs as built without it
+            stats.variant_failures += 1
+            return None
+        stats.variants_compiled += len(functions)
+        candidate = Candidate(variant.name, functions, tuple(self.default.functions))
+        return candidate if candidate.same_layout(self.default) else None
+
+    # -- running --------------------------------------------------------------------------------
+
+    def run(self, plan, pool, arena: int, block, image: bytes):
+        """Run all groups of `plan` (one batch), profiling as far as this launch allows; the pool's
+        LaunchFailure or None."""
+        batch = plan.batches[0]
+        if self.winner is not None:
+            plan.install(self.winner.functions)
+            plan.selection = None
+            return pool.run(batch.request_pointer, batch.total_groups, arena, block, image)
+        if self.candidates is None or not self.lock.acquire(blocking=False):
+            return self._run_default(pool, batch, arena, block, image)
+        try:
+            return self._profile(plan, pool, batch, arena, block, image)
+        finally:
+            self.lock.release()
+
+    def _run_default(self, pool, batch, arena, block, image):
+        start = time.perf_counter_ns()
+        failure = pool.run(batch.request_pointer, batch.total_groups, arena, block, image)
+        self.estimate_ns = (time.perf_counter_ns() - start) / batch.total_groups
+        return failure
+
+    def _profile(self, plan, pool, batch, arena, block, image):
+        total, count = batch.total_groups, len(self.candidates)
+        smallest = MIN_SLICE_PER_THREAD * pool.thread_count
+        budget = total // PROFILE_SHARE if total >= PROFILE_SHARE * count * ROUNDS * smallest else total
+        if budget < count * smallest:
+            return self._run_default(pool, batch, arena, block, image)
+        stats.profiled_launches += 1
+        position = 0
+        while len(self.rounds) < ROUNDS:
+            size = self._slice_size(smallest, (budget - position) // (count * (ROUNDS - len(self.rounds))))
+            if position + count * size > budget:
+                break
+            calibrating = self.estimate_ns == 0  # a first round sizes the slices; its times are not kept
+            times, failure = self._round(pool, batch, position, size, arena, block, image)
+            if failure is not None:
+                return failure
+            position += count * size
+            if not calibrating:
+                self.rounds.append(times)
+            self.estimate_ns = times[self.default.name]
+        stats.profiled_groups += position
+        if len(self.rounds) >= ROUNDS:
+            self._decide(self.scores())
+            plan.install(self.winner.functions)
+            plan.selection = None
+        best = self.winner or min(self.candidates, key=self.scores().get)
+        if position < total:
+            return _timed(pool, GroupSlice(batch, best.entries, position, total), arena, block, image)[1]
+        return None
+
+    def _slice_size(self, smallest: int, room: int) -> int:
+        """Groups per slice: about SLICE_NS of work by the last estimate, within `room`."""
+        wanted = int(SLICE_NS / self.estimate_ns) if self.estimate_ns > 0 else smallest
+        return max(smallest, min(wanted, room))
+
+    def _round(self, pool, batch, position: int, size: int, arena, block, image):
+        """One slice of `size` groups per candidate from `position` on, the order rotated by the
+        rounds so far: (ns per group by name, the pool's failure or None)."""
+        turn = len(self.rounds) % len(self.candidates)
+        times = {}
+        for candidate in self.candidates[turn:] + self.candidates[:turn]:
+            elapsed, failure = _timed(pool, GroupSlice(batch, candidate.entries, position, position + size),
+                                      arena, block, image)
+            if failure is not None:
+                return times, failure
+            times[candidate.name] = elapsed / size
+            position += size
+        return times, None
+
+    # -- choosing -------------------------------------------------------------------------------
+
+    def scores(self) -> dict[str, float]:
+        """Per variant, the median over rounds of its time relative to the round's fastest."""
+        ratios: dict[str, list[float]] = {c.name: [] for c in self.candidates}
+        for times in self.rounds:
+            fastest = min(times.values()) or 1e-9
+            for name, value in times.items():
+                ratios[name].append(value / fastest)
+        return {name: statistics.median(values) for name, values in ratios.items()}
+
+    def _decide(self, scores: dict[str, float]) -> None:
+        by_name = {c.name: c for c in self.candidates}
+        forced = os.environ.get(FORCE_ENVIRONMENT, "")
+        name = forced if forced in by_name else min(scores, key=scores.get)
+        self.winner = by_name[name]
+        stats.decisions += 1
+        choices.store(self.key, name, {"kernel": self.kernel_name, "shape": self.shape, "rounds": len(self.rounds),
+                                       "scores": {n: round(s, 4) for n, s in scores.items()}})
+
+
+def _timed(pool, part: GroupSlice, arena: int, block, image) -> tuple[int, object]:
+    start = time.perf_counter_ns()
+    failure = pool.run(part.pointer, part.groups, arena, block, image)
+    return time.perf_counter_ns() - start, failure
+
+
+def attach(plan, args, signature, options, compile_variant, selections: dict, threads: int) -> None:
+    """Let `plan`'s launches choose their variant: install the known winner of its class, or give
+    the plan the class's selection (made, and its variants compiled or loaded, on first meeting).
+    `compile_variant(local size, switches)` compiles the kernel with variant switches; `selections`
+    is the kernel's, by choice key."""
+    how = mode()
+    if (how == OFF or not options.uses_microprofile or signature.uses_printf or len(plan.batches) != 1
+            or plan.work_items < MIN_WORK_ITEMS):
+        return
+    batch = plan.batches[0]
+    functions = {function.local_size: function for _, function in plan.regions}
+    if not all(f.code_key for f in functions.values()):
+        return  # code that the cache cannot name (tests' hand-written kernels): nothing to remember it by
+    shape = shape_class(plan, batch, args, threads)
+    key = choice_key(shape, (functions[size] for size in batch.local_sizes))
+    selection = selections.get(key)
+    if selection is None:
+        default = Candidate(variants.DEFAULT.name, functions, batch.local_sizes)
+        selection = selections[key] = Selection(signature.name, key, shape, default, compile_variant)
+        stats.selections += 1
+        selection.start(how)
+    if selection.winner is not None:
+        plan.install(selection.winner.functions)
+    else:
+        plan.selection = selection
+
+
+def choices_of(kernel) -> dict[str, str | None]:
+    """A kernel's selections: shape class -> the chosen variant's name (None while undecided)."""
+    return {s.shape: s.winner.name if s.winner else None for s in kernel._selections.values()}
+
+
+class _BackgroundCompiles:
+    """One daemon thread compiling the selections' variants in turn: at most one variant compile
+    competes with the program's own work at a time."""
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def submit(self, selection: Selection) -> None:
+        self._queue.put(selection)
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._serve, name="loomcl-variants", daemon=True)
+                self._thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            self._queue.get().compile_candidates()
+
+
+_BACKGROUND = _BackgroundCompiles()
+
+
+def _forget_thread_in_child() -> None:
+    """A forked child has no compile thread (nor the parent's queue): it starts its own."""
+    global _BACKGROUND
+    _BACKGROUND = _BackgroundCompiles()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_thread_in_child)
