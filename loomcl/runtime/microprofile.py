@@ -1,10 +1,11 @@
 """Productive micro-profiling (Kim, ch. 7): a launch chooses among compiled variants of its kernel by
 timing them on its own first work-groups, and keeps their results.
 
-When a kernel is launched with a (local size, argument shape class) it has not met (shape_class.py),
-the runtime compiles the variants of variants.py for it: in the background, one selection at a time,
+When a kernel is launched again with a (local size, argument shape class) (shape_class.py), the
+runtime compiles the variants of variants.py for it: in the background, one selection at a time,
 while the launches run the program as built (`LOOMCL_MICROPROFILE=sync`: before the first launch, for
-reproducible runs and tests). Once they are ready, a launch runs its first work-groups as profiling
+reproducible runs and tests). A kernel launched once compiles nothing more: its variants could only
+serve later launches. Once they are ready, a launch runs its first work-groups as profiling
 rounds: a round gives every variant a slice of `size` consecutive groups, in an order that rotates from
 round to round, and times it (the pool runs a slice like a launch: group_slices.py). Every group runs
 exactly once, by one variant, and its results are kept: the variants are the same kernel, so a group's
@@ -105,6 +106,7 @@ class Selection:
         self.estimate_ns = 0.0  # ns per group of the default, from the last timed run
         self.lock = threading.Lock()
         self.ready = threading.Event()  # set when the candidates are known (or the winner was remembered)
+        self._requested = False  # the background compile of the candidates was asked for
 
     # -- compiling ------------------------------------------------------------------------------
 
@@ -120,8 +122,6 @@ class Selection:
                 return
         if how == SYNC:
             self.compile_candidates()
-        else:
-            _BACKGROUND.submit(self)
 
     def compile_candidates(self) -> None:
         found = [self.default]
@@ -159,7 +159,12 @@ class Selection:
             plan.install(self.winner.functions)
             plan.selection = None
             return pool.run(batch.request_pointer, batch.total_groups, arena, block, image)
-        if self.candidates is None or not self.lock.acquire(blocking=False):
+        if self.candidates is None:
+            if self.estimate_ns and not self._requested:  # launched again: worth its variants
+                self._requested = True
+                _BACKGROUND.submit(self)
+            return self._run_default(pool, batch, arena, block, image)
+        if not self.lock.acquire(blocking=False):  # another queue's launch is profiling it
             return self._run_default(pool, batch, arena, block, image)
         try:
             return self._profile(plan, pool, batch, arena, block, image)
@@ -197,10 +202,16 @@ class Selection:
             self._decide(self.scores())
             plan.install(self.winner.functions)
             plan.selection = None
-        best = self.winner or min(self.candidates, key=self.scores().get)
+        best = self.winner or self._best_so_far()
         if position < total:
             return _timed(pool, GroupSlice(batch, best.entries, position, total), arena, block, image)[1]
         return None
+
+    def _best_so_far(self) -> Candidate:
+        if not self.rounds:
+            return self.default
+        scores = self.scores()
+        return min(self.candidates, key=lambda c: scores[c.name])
 
     def _slice_size(self, smallest: int, room: int) -> int:
         """Groups per slice: about SLICE_NS of work by the last estimate, within `room`."""
