@@ -14,7 +14,7 @@ import argparse
 import sys
 
 from ..runtime import host_info
-from . import configs, icd_report, icd_section, impls, machine, report, runner
+from . import configs, icd_report, icd_section, impls, machine, oracle, report, runner
 from .suite import select
 
 QUICK_MACHINE = (1 << 22, 256, 3)     # copy elements, fma iterations, repeats
@@ -36,6 +36,8 @@ def parser() -> argparse.ArgumentParser:
                    help="also run loomcl with these named option sets: " + ", ".join(
                        f"{c.name} ({c.options or f'{c.threads} thread'})" for c in configs.CONFIGS.values()
                        if c.name != "default"))
+    p.add_argument("--oracle", action="store_true",
+                   help="also run every kernel variant alone and compare micro-profiling's choice with the fastest")
     p.add_argument("--no-pocl", action="store_true", help="do not run PoCL")
     p.add_argument("--no-loomcl", action="store_true", help="do not run loomcl")
     p.add_argument("--no-icd", action="store_true",
@@ -92,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         log(str(exc))
         return 2
+    if args.oracle:
+        oracle.prepare_environment()
+        chosen += oracle.configs()
     if args.plot and (message := _plot_module().require_matplotlib()):
         log(message)
         return 2
@@ -142,6 +147,8 @@ def run_suite(args, cases, chosen, repeat: int, settings: dict) -> tuple[int, di
     limits = limits.merge(machine.measure(opened, n, fma_iters, machine_repeat, threads))
 
     print(report.summary(rows, names, limits, unavailable))
+    if args.oracle:
+        print("\n" + oracle.summary(rows))
     if args.plot:
         _plot_module().plot(args.plot, rows, names, limits)
         log(f"wrote {args.plot}")

@@ -19,6 +19,7 @@ import numpy as np
 
 from .case import Buf, Case, Local, Problem, Tolerance
 from .impls import Implementation, build_log_line, first_line
+from .oracle import chosen_variants
 
 
 @dataclass
@@ -29,6 +30,7 @@ class Result:
     wall_ms: list[float] = field(default_factory=list)
     event_ms: list[float] = field(default_factory=list)
     max_error: float | None = None
+    chosen: list[str] | None = None  # loomcl: the variants micro-profiling chose (bench/oracle.py)
 
     @property
     def ok(self) -> bool:
@@ -181,6 +183,9 @@ def measure(case: Case, problem: Problem, impls: list[Implementation], repeat: i
     timed_rounds(ready, results, repeat)
     if repeat:
         final_check(ready, results, reference, case.tolerance)
+    for name, prepared in ready.items():
+        if prepared.impl.kind == "loomcl" and results[name].ok:
+            results[name].chosen = chosen_variants(prepared)
     return results
 
 

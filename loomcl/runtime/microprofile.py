@@ -107,6 +107,7 @@ class Selection:
         self.lock = threading.Lock()
         self.ready = threading.Event()  # set when the candidates are known (or the winner was remembered)
         self._requested = False  # the background compile of the candidates was asked for
+        self.remembered = False  # the winner came from disk (choices.py)
 
     # -- compiling ------------------------------------------------------------------------------
 
@@ -116,7 +117,7 @@ class Selection:
         if remembered is not None:
             found = self.default if remembered == self.default.name else self._candidate(variants.named(remembered))
             if found is not None:
-                self.winner = found
+                self.winner, self.remembered = found, True
                 stats.remembered += 1
                 self.ready.set()
                 return
