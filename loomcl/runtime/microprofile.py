@@ -1,11 +1,12 @@
 """Productive micro-profiling (Kim, ch. 7): a launch chooses among compiled variants of its kernel by
 timing them on its own first work-groups, and keeps their results.
 
-When a kernel is launched again with a (local size, argument shape class) (shape_class.py), the
-runtime compiles the variants of variants.py for it: in the background, one selection at a time,
-while the launches run the program as built (`LOOMCL_MICROPROFILE=sync`: before the first launch, for
-reproducible runs and tests). A kernel launched once compiles nothing more: its variants could only
-serve later launches. Once they are ready, a launch runs its first work-groups as profiling
+When a kernel is launched again with a (local size, argument shape class) (shape_class.py) and its
+first such launch took MIN_LAUNCH_NS or more, the runtime compiles the variants of variants.py for
+it: in the background, one selection at a time, while the launches run the program as built
+(`LOOMCL_MICROPROFILE=sync`: before the first launch, for reproducible runs and tests). A kernel
+launched once, or briefly, compiles nothing more: its variants could only serve later launches, and
+would not earn back their compile time. Once they are ready, a launch runs its first work-groups as profiling
 rounds: a round gives every variant a slice of `size` consecutive groups, in an order that rotates from
 round to round, and times it (the pool runs a slice like a launch: group_slices.py). Every group runs
 exactly once, by one variant, and its results are kept: the variants are the same kernel, so a group's
@@ -22,7 +23,7 @@ calibrates them and warms the caches), and hold at least MIN_SLICE_PER_THREAD gr
 rounds of one launch take at most 1/PROFILE_SHARE of its groups (all of them in a launch too small
 for that), and a launch with no room for one round runs the default.
 
-What is profiled: launches of at least MIN_WORK_ITEMS work-items of kernels built with `microprofile`
+What is profiled: launches of at least MIN_GROUPS work-groups of kernels built with `microprofile`
 on (`-loomcl-no-microprofile`, LOOMCL_MICROPROFILE=0 and checked mode turn it off), without printf (the
 printing is such a launch's cost and its order its point), whose regions share one arena layout.
 Smaller launches run the program as built and compile nothing more. Events time a profiled launch as
@@ -45,7 +46,8 @@ ENVIRONMENT = "LOOMCL_MICROPROFILE"  # 0/off: never; sync: compile variants befo
 FORCE_ENVIRONMENT = "LOOMCL_MICROPROFILE_FORCE"  # tests: this variant wins whatever the times say
 OFF, SYNC, BACKGROUND = "off", "sync", "background"
 
-MIN_WORK_ITEMS = 1 << 16
+MIN_GROUPS = 16
+MIN_LAUNCH_NS = 1_000_000
 ROUNDS = 5
 PROFILE_SHARE = 4
 SLICE_NS = 400_000
@@ -161,7 +163,7 @@ class Selection:
             plan.selection = None
             return pool.run(batch.request_pointer, batch.total_groups, arena, block, image)
         if self.candidates is None:
-            if self.estimate_ns and not self._requested:  # launched again: worth its variants
+            if self.worth_variants(batch.total_groups):  # launched again, and long enough
                 self._requested = True
                 _BACKGROUND.submit(self)
             return self._run_default(pool, batch, arena, block, image)
@@ -171,6 +173,10 @@ class Selection:
             return self._profile(plan, pool, batch, arena, block, image)
         finally:
             self.lock.release()
+
+    def worth_variants(self, groups: int) -> bool:
+        """A launch like an earlier one that took MIN_LAUNCH_NS or more: start compiling variants."""
+        return not self._requested and self.estimate_ns * groups >= MIN_LAUNCH_NS
 
     def _run_default(self, pool, batch, arena, block, image):
         start = time.perf_counter_ns()
@@ -267,7 +273,7 @@ def attach(plan, args, signature, options, compile_variant, selections: dict, th
     is the kernel's, by choice key."""
     how = mode()
     if (how == OFF or not options.uses_microprofile or signature.uses_printf or len(plan.batches) != 1
-            or plan.work_items < MIN_WORK_ITEMS):
+            or plan.batches[0].total_groups < MIN_GROUPS):
         return
     batch = plan.batches[0]
     functions = {function.local_size: function for _, function in plan.regions}

@@ -77,7 +77,7 @@ def test_a_2d_launch_with_tails_writes_each_group_once(ctx, queue):
 def test_small_launches_run_the_default_and_gather_rounds(ctx, queue, monkeypatch):
     """Launches with room for less than ROUNDS rounds add what they can; a launch with room for none
     runs the default alone; the choice comes when the rounds are complete."""
-    monkeypatch.setattr(microprofile, "MIN_WORK_ITEMS", 1)
+    monkeypatch.setattr(microprofile, "MIN_GROUPS", 1)
     monkeypatch.setattr(microprofile, "SLICE_NS", 0)  # slices of the smallest size: known room
     monkeypatch.setattr(microprofile, "MIN_SLICE_PER_THREAD", 1)
     monkeypatch.setattr(microprofile, "ROUNDS", 8)  # more than one small launch has room for
@@ -127,6 +127,7 @@ def test_switched_off_no_variant_is_compiled(ctx, queue, monkeypatch, how):
 
 def test_background_compiles_start_at_the_second_launch(ctx, queue, monkeypatch):
     monkeypatch.setenv(microprofile.ENVIRONMENT, "1")
+    monkeypatch.setattr(microprofile, "MIN_LAUNCH_NS", 0)  # (the first launch's time does not matter here)
     before = snapshot()
     launch = CountingLaunch(ctx, queue, RAGGED, 64)
     launch()
@@ -145,6 +146,23 @@ def test_background_compiles_start_at_the_second_launch(ctx, queue, monkeypatch)
     out, hits = launch.results()
     np.testing.assert_array_equal(hits, launch.expected_hits(launches))
     np.testing.assert_array_equal(out, expected_out(launch.a))
+
+
+def test_few_groups_or_brief_launches_compile_no_variant(ctx, queue, monkeypatch):
+    monkeypatch.setenv(microprofile.ENVIRONMENT, "1")
+    monkeypatch.setattr(microprofile, "MIN_LAUNCH_NS", 10**12)  # no launch here is that long
+    before = snapshot()
+    few = CountingLaunch(ctx, queue, 64 * (microprofile.MIN_GROUPS - 1), 64)
+    brief = CountingLaunch(ctx, queue, RAGGED, 64)
+    for _ in range(3):
+        few()
+        brief()
+    assert few.kernel._selections == {} and selection_of(brief.kernel).candidates is None
+    assert grew(before, "variants_compiled") == 0
+    for launch in (few, brief):
+        out, hits = launch.results()
+        np.testing.assert_array_equal(hits, launch.expected_hits(3))
+        np.testing.assert_array_equal(out, expected_out(launch.a))
 
 
 def test_printf_kernels_print_as_without_profiling(ctx, queue, capfd):
