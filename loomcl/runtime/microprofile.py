@@ -1,22 +1,26 @@
 """Productive micro-profiling (Kim, ch. 7): a launch chooses among compiled variants of its kernel by
-timing them on its own first work-groups, and keeps their results.
+timing them on some of its own work-groups, and keeps their results.
 
 When a kernel is launched again with a (local size, argument shape class) (shape_class.py) and its
 first such launch took MIN_LAUNCH_NS or more, the runtime compiles the variants of variants.py for
 it: in the background, one selection at a time, while the launches run the program as built
 (`LOOMCL_MICROPROFILE=sync`: before the first launch, for reproducible runs and tests). A kernel
 launched once, or briefly, compiles nothing more: its variants could only serve later launches, and
-would not earn back their compile time. Once they are ready, a launch runs its first work-groups as profiling
-rounds: a round gives every variant a slice of `size` consecutive groups, in an order that rotates from
-round to round, and times it (the pool runs a slice like a launch: group_slices.py). Every group runs
-exactly once, by one variant, and its results are kept: the variants are the same kernel, so a group's
-outputs are the same whichever computes it (Kim 7.2.2, "fully productive"). The rest of the launch
-runs with the best variant so far (Kim's eager execution). After ROUNDS rounds, in one launch or
-gathered over several smaller ones, the variant with the lowest median of its per-round time relative
-to the round's fastest wins: normalizing within a round cancels work that differs along the NDRange
-(Mandelbrot's rows), the median a round that the machine disturbed. The winner is installed in the
-kernel's launch plans (LaunchPlan.install) and remembered on disk (choices.py); a later process
-compiles only the winner.
+would not earn back their compile time.
+
+Once they are ready, a launch runs profiling rounds. A round gives every variant two slices of
+`size` consecutive groups, in the order A B C C B A (rotated from round to round), and times each
+(the pool runs a slice like a launch: group_slices.py); the mirrored order cancels work that grows
+or shrinks along the range. The rounds are spread over the whole NDRange, so that they sample all of
+its workload (Mandelbrot's rows outside the set cost little and favour other code than those inside
+it). Every group runs exactly once, by one variant, and its results are kept: the variants are the
+same kernel, so a group's outputs are the same whichever computes it (Kim 7.2.2, "fully
+productive"). The groups between the rounds run afterwards with the winner, or before the choice
+with the best variant so far (Kim's eager execution). After ROUNDS rounds, in one launch or gathered
+over several smaller ones, the variant with the lowest median of its per-round time relative to the
+round's fastest wins: the normalization within a round cancels work that differs between rounds,
+the median a round that the machine disturbed. The winner is installed in the kernel's launch plans
+(LaunchPlan.install) and remembered on disk (choices.py); a later process compiles only the winner.
 
 Slices aim at SLICE_NS each, as estimated from earlier timed runs (else a first round, not counted,
 calibrates them and warms the caches), and hold at least MIN_SLICE_PER_THREAD groups per thread; the
@@ -50,7 +54,7 @@ MIN_GROUPS = 16
 MIN_LAUNCH_NS = 1_000_000
 ROUNDS = 5
 PROFILE_SHARE = 4
-SLICE_NS = 400_000
+SLICE_NS = 1_000_000
 MIN_SLICE_PER_THREAD = 2
 
 
@@ -187,31 +191,48 @@ class Selection:
     def _profile(self, plan, pool, batch, arena, block, image):
         total, count = batch.total_groups, len(self.candidates)
         smallest = MIN_SLICE_PER_THREAD * pool.thread_count
-        budget = total // PROFILE_SHARE if total >= PROFILE_SHARE * count * ROUNDS * smallest else total
-        if budget < count * smallest:
+        span = 2 * count * smallest  # the groups of the smallest round
+        budget = total // PROFILE_SHARE if total >= PROFILE_SHARE * ROUNDS * span else total
+        if budget < span:
             return self._run_default(pool, batch, arena, block, image)
         stats.profiled_launches += 1
-        position = 0
-        while len(self.rounds) < ROUNDS:
-            size = self._slice_size(smallest, (budget - position) // (count * (ROUNDS - len(self.rounds))))
-            if position + count * size > budget:
-                break
-            calibrating = self.estimate_ns == 0  # a first round sizes the slices; its times are not kept
-            times, failure = self._round(pool, batch, position, size, arena, block, image)
+        ran = []  # the [begin, end) ranges run so far
+        if self.estimate_ns == 0:  # a first round sizes the slices and warms the caches; not counted
+            times, failure = self._round(pool, batch, 0, smallest, arena, block, image)
             if failure is not None:
                 return failure
-            position += count * size
-            if not calibrating:
-                self.rounds.append(times)
             self.estimate_ns = times[self.default.name]
-        stats.profiled_groups += position
+            ran.append((0, span))
+        start = ran[-1][1] if ran else 0
+        room = min(budget, total) - start
+        left = ROUNDS - len(self.rounds)
+        size = self._slice_size(smallest, room // (2 * count * left))
+        rounds = min(left, room // (2 * count * size))
+        stride = (total - start) // max(rounds, 1)  # rounds spread over the launch: its whole workload
+        for index in range(rounds):
+            begin = start + index * stride
+            times, failure = self._round(pool, batch, begin, size, arena, block, image)
+            if failure is not None:
+                return failure
+            self.rounds.append(times)
+            ran.append((begin, begin + 2 * count * size))
+        stats.profiled_groups += sum(end - begin for begin, end in ran)
         if len(self.rounds) >= ROUNDS:
             self._decide(self.scores())
             plan.install(self.winner.functions)
             plan.selection = None
-        best = self.winner or self._best_so_far()
-        if position < total:
-            return _timed(pool, GroupSlice(batch, best.entries, position, total), arena, block, image)[1]
+        return self._run_gaps(pool, batch, ran, self.winner or self._best_so_far(), arena, block, image)
+
+    def _run_gaps(self, pool, batch, ran: list, best: Candidate, arena, block, image):
+        """The groups that no round ran, with `best`."""
+        position = 0
+        for begin, end in ran + [(batch.total_groups, batch.total_groups)]:
+            if position < begin:
+                part = GroupSlice(batch, best.entries, position, begin)
+                failure = pool.run(part.pointer, part.groups, arena, block, image)
+                if failure is not None:
+                    return failure
+            position = end
         return None
 
     def _best_so_far(self) -> Candidate:
@@ -226,16 +247,18 @@ class Selection:
         return max(smallest, min(wanted, room))
 
     def _round(self, pool, batch, position: int, size: int, arena, block, image):
-        """One slice of `size` groups per candidate from `position` on, the order rotated by the
-        rounds so far: (ns per group by name, the pool's failure or None)."""
+        """Two slices of `size` groups per candidate from `position` on, in the order A B C C B A
+        (rotated by the rounds so far), so that work that grows or shrinks along the range weighs
+        on all alike: (ns per group by name, the pool's failure or None)."""
         turn = len(self.rounds) % len(self.candidates)
-        times = {}
-        for candidate in self.candidates[turn:] + self.candidates[:turn]:
+        order = self.candidates[turn:] + self.candidates[:turn]
+        times = dict.fromkeys((c.name for c in order), 0.0)
+        for candidate in order + order[::-1]:
             elapsed, failure = _timed(pool, GroupSlice(batch, candidate.entries, position, position + size),
                                       arena, block, image)
             if failure is not None:
                 return times, failure
-            times[candidate.name] = elapsed / size
+            times[candidate.name] += elapsed / (2 * size)
             position += size
         return times, None
 

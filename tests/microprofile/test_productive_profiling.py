@@ -86,7 +86,7 @@ def test_small_launches_run_the_default_and_gather_rounds(ctx, queue, monkeypatc
     before = snapshot()
     tiny()
     assert grew(before, "profiled_launches") == 0 and not selection_of(tiny.kernel).rounds
-    # room for 12 slices of `threads` groups: a calibrating round and 12 / variants - 1 rounds
+    # room for 12 slices of `threads` groups: rounds of two slices per variant, the first calibrating
     small = CountingLaunch(ctx, queue, 64 * 12 * threads, 64)
     small()
     selection = selection_of(small.kernel)
