@@ -170,7 +170,10 @@ class Selection:
             if self.worth_variants(batch.total_groups):  # launched again, and long enough
                 self._requested = True
                 _BACKGROUND.submit(self)
-            return self._run_default(pool, batch, arena, block, image)
+            failure = self._run_default(pool, batch, arena, block, image)
+            if not self._requested and self.estimate_ns * batch.total_groups < MIN_LAUNCH_NS:
+                plan.selection = None  # too brief to be worth variants: its launches stop being timed
+            return failure
         if not self.lock.acquire(blocking=False):  # another queue's launch is profiling it
             return self._run_default(pool, batch, arena, block, image)
         try:

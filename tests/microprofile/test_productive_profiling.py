@@ -158,6 +158,7 @@ def test_few_groups_or_brief_launches_compile_no_variant(ctx, queue, monkeypatch
         few()
         brief()
     assert few.kernel._selections == {} and selection_of(brief.kernel).candidates is None
+    assert all(plan.selection is None for plan in brief.kernel._plans.values())  # no longer timed
     assert grew(before, "variants_compiled") == 0
     for launch in (few, brief):
         out, hits = launch.results()
