@@ -118,7 +118,8 @@ class Selection:
     # -- compiling ------------------------------------------------------------------------------
 
     def start(self, how: str) -> None:
-        """Take the remembered winner, or compile the candidates now (SYNC) or in the background."""
+        """Take the remembered winner, or compile the candidates now (SYNC); in the background
+        they compile when a second launch shows the kernel worth them (`run`)."""
         remembered = choices.load(self.key)
         if remembered is not None:
             found = self.default if remembered == self.default.name else self._candidate(variants.named(remembered))
