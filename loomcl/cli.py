@@ -160,8 +160,13 @@ def cmd_cache(args) -> int:
     from .codegen import cache
 
     if args.action == "clear":
+        from .runtime import choices
+
         count, freed = cache.clear()
         print(f"removed {count} entr{'y' if count == 1 else 'ies'} ({_bytes(freed)}) from {cache.cache_directory()}")
+        forgotten = choices.clear()
+        if forgotten:
+            print(f"forgot {forgotten} remembered kernel variant choice{'' if forgotten == 1 else 's'}")
         return 0
     state = cache.info()
     limit = "off (LOOMCL_CACHE_SIZE=0)" if state.limit_bytes == 0 else _bytes(state.limit_bytes)

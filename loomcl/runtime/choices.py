@@ -75,3 +75,18 @@ def _remove(path: Path) -> None:
         path.unlink()
     except OSError:
         pass
+
+
+def clear() -> int:
+    """Forget every remembered choice (`loomcl cache clear`); the number forgotten."""
+    folder = cache_directory() / FOLDER
+    count = 0
+    for path in folder.glob("*.json"):
+        try:
+            path.unlink()
+            count += 1
+        except OSError:
+            pass
+    for temporary in folder.glob(".*.tmp"):
+        _remove(temporary)
+    return count

@@ -120,3 +120,14 @@ def test_no_choice_is_written_without_a_disk_cache(ctx, queue, monkeypatch, prof
     monkeypatch.setenv("LOOMCL_CACHE_SIZE", "0")
     _choose(ctx, queue, "scalar", monkeypatch)
     assert not (profiling_environment / choices.FOLDER).exists()
+
+
+def test_cache_clear_forgets_the_choices(ctx, queue, monkeypatch, profiling_environment):
+    from loomcl.cli import main
+
+    _choose(ctx, queue, "scalar", monkeypatch)
+    assert main(["cache", "clear"]) == 0
+    assert not list((profiling_environment / choices.FOLDER).glob("*.json"))
+    before = snapshot()
+    CountingLaunch(ctx, queue, RAGGED, 64)()
+    assert grew(before, "remembered") == 0 and grew(before, "decisions") == 1
