@@ -18,7 +18,8 @@ same kernel, so a group's outputs are the same whichever computes it (Kim 7.2.2,
 productive"). The groups between the rounds run afterwards with the winner, or before the choice
 with the best variant so far (Kim's eager execution). After ROUNDS rounds, in one launch or gathered
 over several smaller ones, the variant with the lowest median of its per-round time relative to the
-round's fastest wins: the normalization within a round cancels work that differs between rounds,
+round's fastest wins (a variant more than DROP_RATIO times slower than a round's fastest leaves the
+race at once, so that small launches, mostly profiling rounds, pay for a hopeless variant once): the normalization within a round cancels work that differs between rounds,
 the median a round that the machine disturbed. The winner is installed in the kernel's launch plans
 (LaunchPlan.install) and remembered on disk (choices.py); a later process compiles only the winner.
 
@@ -56,6 +57,7 @@ ROUNDS = 5
 PROFILE_SHARE = 4
 SLICE_NS = 1_000_000
 MIN_SLICE_PER_THREAD = 2
+DROP_RATIO = 3.0
 
 
 @dataclass
@@ -205,8 +207,9 @@ class Selection:
             times, failure = self._round(pool, batch, 0, smallest, arena, block, image)
             if failure is not None:
                 return failure
-            self.estimate_ns = times[self.default.name]
+            self.estimate_ns = min(times.values())
             ran.append((0, span))
+            self._drop_hopeless(times)
         start = ran[-1][1] if ran else 0
         room = min(budget, total) - start
         left = ROUNDS - len(self.rounds)
@@ -215,13 +218,16 @@ class Selection:
         stride = (total - start) // max(rounds, 1)  # rounds spread over the launch: its whole workload
         for index in range(rounds):
             begin = start + index * stride
+            if len(self.candidates) == 1:
+                break
             times, failure = self._round(pool, batch, begin, size, arena, block, image)
             if failure is not None:
                 return failure
             self.rounds.append(times)
-            ran.append((begin, begin + 2 * count * size))
+            ran.append((begin, begin + 2 * len(times) * size))
+            self._drop_hopeless(times)
         stats.profiled_groups += sum(end - begin for begin, end in ran)
-        if len(self.rounds) >= ROUNDS:
+        if len(self.rounds) >= ROUNDS or len(self.candidates) == 1:
             self._decide(self.scores())
             plan.install(self.winner.functions)
             plan.selection = None
@@ -268,14 +274,24 @@ class Selection:
 
     # -- choosing -------------------------------------------------------------------------------
 
+    def _drop_hopeless(self, times: dict[str, float]) -> None:
+        """Candidates more than DROP_RATIO times slower than a round's fastest leave the race (a
+        scalar variant of a vectorizable kernel is 5-10x slower): a small launch whose groups are
+        mostly profiling rounds pays for them only once. (The forced winner of the tests stays.)"""
+        fastest = min(times.values())
+        forced = os.environ.get(FORCE_ENVIRONMENT, "")
+        self.candidates = [c for c in self.candidates if c.name not in times or c.name == forced
+                           or times[c.name] <= DROP_RATIO * fastest or times[c.name] == fastest]
+
     def scores(self) -> dict[str, float]:
-        """Per variant, the median over rounds of its time relative to the round's fastest."""
+        """Per remaining variant, the median over rounds of its time relative to the round's fastest."""
         ratios: dict[str, list[float]] = {c.name: [] for c in self.candidates}
         for times in self.rounds:
             fastest = min(times.values()) or 1e-9
-            for name, value in times.items():
-                ratios[name].append(value / fastest)
-        return {name: statistics.median(values) for name, values in ratios.items()}
+            for name in ratios:
+                if name in times:
+                    ratios[name].append(times[name] / fastest)
+        return {name: statistics.median(values) if values else 1.0 for name, values in ratios.items()}
 
     def _decide(self, scores: dict[str, float]) -> None:
         by_name = {c.name: c for c in self.candidates}

@@ -109,6 +109,19 @@ def microprofile_threads() -> int:
     return get_pool().thread_count
 
 
+def test_variants_far_behind_leave_the_race(ctx, queue, monkeypatch):
+    monkeypatch.setattr(microprofile, "DROP_RATIO", 0.0)  # all but a round's fastest are "far behind"
+    before = snapshot()
+    launch = CountingLaunch(ctx, queue, RAGGED, 64)
+    launch()
+    selection = selection_of(launch.kernel)
+    assert len(selection.candidates) == 1 and selection.winner is selection.candidates[0]
+    assert selection.rounds == [] and grew(before, "decisions") == 1  # decided by the calibrating round
+    out, hits = launch.results()
+    np.testing.assert_array_equal(hits, launch.expected_hits(1))
+    np.testing.assert_array_equal(out, expected_out(launch.a))
+
+
 @pytest.mark.parametrize("how", ["option", "environment", "checked"])
 def test_switched_off_no_variant_is_compiled(ctx, queue, monkeypatch, how):
     options = {"option": "-loomcl-no-microprofile", "checked": "-loomcl-check"}.get(how, "")
