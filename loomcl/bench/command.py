@@ -7,7 +7,8 @@ out.
 
 `--ablation` adds a loomcl variant for every technique of configs.py, each with that one technique off,
 and prints what each is worth per kernel (report_ablation.py); `--baseline PATH` sets this run beside an
-earlier `--json` record (report_baseline.py).
+earlier `--json` record (report_baseline.py); `--record PATH` prints those tables for a saved record
+instead of running.
 
 main(argv) is what loomcl/cli.py calls. Exit status: 0 when every implementation that ran agreed with
 numpy on every row, 1 when any row mismatched or errored, 2 for bad arguments.
@@ -45,6 +46,8 @@ def parser() -> argparse.ArgumentParser:
                    help="run loomcl once more per technique, with it off, and print what each is worth per kernel: "
                         + ", ".join(c.name for c in configs.techniques()))
     p.add_argument("--baseline", metavar="PATH", help="compare this run with an earlier --json record")
+    p.add_argument("--record", metavar="PATH",
+                   help="no run: the --ablation and --baseline tables of a saved --json record")
     p.add_argument("--noise", type=float, default=100 * noise.NOISE_FLOOR, metavar="PCT",
                    help="differences below PCT%% (or the runs' own spread, if larger) are noise "
                         "(default %(default)g)")
@@ -101,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         chosen = configs.parse(args.config, args.ablation)
-        baseline = report_baseline.load(args.baseline) if args.baseline else None
+        baseline = report_baseline.load(args.baseline, "--baseline") if args.baseline else None
+        saved = report_baseline.load(args.record, "--record") if args.record else None
     except ValueError as exc:
         log(str(exc))
         return 2
@@ -115,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= args.noise < 1000:
         log("--noise must be a percentage from 0")
         return 2
+    if saved:
+        return replay(args, saved, baseline)
     settings = {"quick": args.quick, "threads": args.threads, "repeat": repeat, "only": args.only,
                 "configs": {c.name: {"options": c.options, "threads": c.threads, "technique": c.technique,
                                      "description": c.description} for c in chosen}}
@@ -163,22 +169,39 @@ def run_suite(args, cases, chosen, repeat: int, settings: dict, baseline: dict |
 
     print(report.summary(rows, shown, limits, unavailable))
     record = report.to_json(rows, names, limits, settings, unavailable)
+    if args.plot:
+        _plot_module().plot(args.plot, rows, shown, limits)
+        log(f"wrote {args.plot}")
+    comparisons(args, record, baseline, "this run")
+    return exit_status(rows), record
+
+
+def comparisons(args, record: dict, baseline: dict | None, what: str) -> None:
+    """The ablation table (added to the record) and the before/after table, and the ablation plot."""
     floor = args.noise / 100
     if args.ablation:
         print("\nablation: each kernel's time with one technique off / with all on\n"
               + report_ablation.table(record, floor))
         record["ablation"] = report_ablation.to_json(record, floor)
-    if baseline:
-        print(f"\nbefore and after: {args.baseline} and this run\n" + report_baseline.comparison(baseline, record, floor))
-    if args.plot:
-        _plot_module().plot(args.plot, rows, shown, limits)
-        log(f"wrote {args.plot}")
-        if args.ablation:
+        if args.plot:
             from . import plot_ablation
             path = plot_ablation.path_beside(args.plot)
             plot_ablation.plot(path, record, floor)
             log(f"wrote {path}")
-    return exit_status(rows), record
+    if baseline:
+        print(f"\nbefore and after: {args.baseline} and {what}\n" + report_baseline.comparison(baseline, record, floor))
+
+
+def replay(args, record: dict, baseline: dict | None) -> int:
+    """--record: the tables of a saved run, no run."""
+    if not (args.ablation or baseline):
+        log("--record needs --ablation or --baseline: the tables to print")
+        return 2
+    if args.ablation and not report_ablation.techniques(record):
+        log(f"--record {args.record}: the run measured no technique config (it was not run with --ablation)")
+        return 2
+    comparisons(args, record, baseline, args.record)
+    return 0
 
 
 def run_icd(args, repeat: int) -> icd_section.IcdSection:

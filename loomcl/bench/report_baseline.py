@@ -22,14 +22,14 @@ ON = "loomcl"
 STATUS = {"skipped": "skipped", "mismatch": "MISMATCH", "error": "ERROR"}
 
 
-def load(path: str | Path) -> dict:
+def load(path: str | Path, option: str = "--baseline") -> dict:
     """A record written by --json; ValueError saying what is wrong with it otherwise."""
     try:
         record = json.loads(Path(path).read_text())
     except (OSError, json.JSONDecodeError) as exc:
-        raise ValueError(f"--baseline {path}: cannot read a JSON record: {exc}") from exc
+        raise ValueError(f"{option} {path}: cannot read a JSON record: {exc}") from exc
     if not isinstance(record, dict) or record.get("schema") != SCHEMA or "rows" not in record:
-        raise ValueError(f"--baseline {path}: not a `loomcl bench --json` record (schema {SCHEMA!r} with rows)")
+        raise ValueError(f"{option} {path}: not a `loomcl bench --json` record (schema {SCHEMA!r} with rows)")
     return record
 
 

@@ -74,3 +74,19 @@ def test_load_accepts_a_record_and_says_what_is_wrong_otherwise(tmp_path):
         report_baseline.load(bad)
     with pytest.raises(ValueError, match="cannot read"):
         report_baseline.load(tmp_path / "missing.json")
+
+
+def test_record_prints_the_tables_of_a_saved_run_without_running(tmp_path, capsys):
+    from loomcl.bench import command
+    before = make_record({"k": {"loomcl": [1.0], "PoCL": [2.0]}})
+    after = make_record({"k": {"loomcl": [2.0], "loomcl[novec]": [3.0], "PoCL": [2.0]}},
+                        [("novec", "-loomcl-no-parallel-metadata", "")])
+    (tmp_path / "before.json").write_text(json.dumps(before))
+    (tmp_path / "after.json").write_text(json.dumps(after))
+    argv = ["--record", str(tmp_path / "after.json"), "--baseline", str(tmp_path / "before.json")]
+    assert command.main([*argv, "--ablation"]) == 0
+    out = capsys.readouterr().out
+    assert "k          2.00  1.50x" in out and "SLOWER beyond noise, PoCL not: k" in out
+    assert command.main(argv[:2]) == 2
+    assert command.main(["--record", str(tmp_path / "before.json"), "--ablation"]) == 2
+    assert "not run with --ablation" in capsys.readouterr().err
