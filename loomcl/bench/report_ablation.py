@@ -18,7 +18,8 @@ from .configs import CONFIGS, Config
 from .report import REFERENCE, aligned, geomean
 
 ON = "loomcl"
-HEADER_WIDTH = 7      # keeps ten technique columns within 130 characters
+HEADER_WIDTH = 7
+WIDTH = 130           # a wider table is split into blocks of fewer technique columns
 STATUS = {"skipped": "skip", "mismatch": "WRONG", "error": "ERROR"}   # fit the columns
 HURTS = "*"
 
@@ -32,8 +33,9 @@ def techniques(record: dict) -> list[str]:
 
 
 def header(name: str) -> str:
-    """A column name of at most HEADER_WIDTH characters: long names lose their 'no' first."""
-    if len(name) > HEADER_WIDTH and name.startswith("no"):
+    """A column is named by the technique, the config's name without its 'no' (novec -> vec: what
+    vectorization is worth), cut to HEADER_WIDTH characters."""
+    if name.startswith("no") and len(name) > 4:
         name = name[2:]
     return name[:HEADER_WIDTH]
 
@@ -74,6 +76,20 @@ def _ms(entry: dict | None) -> str:
 
 def table(record: dict, floor: float = noise.NOISE_FLOOR) -> str:
     names = techniques(record)
+    return "\n\n".join(blocks(record, names, floor)) + "\n" + "\n".join(
+        [*legend(record, names, floor), *hurt_lines(record["rows"], names, floor)])
+
+
+def blocks(record: dict, names: list[str], floor: float) -> list[str]:
+    """The table, or halves of it (each with the kernel, all-on and PoCL columns) while wider than WIDTH."""
+    text = block(record, names, floor)
+    if len(names) < 2 or max(map(len, text.splitlines())) <= WIDTH:
+        return [text]
+    half = (len(names) + 1) // 2
+    return blocks(record, names[:half], floor) + blocks(record, names[half:], floor)
+
+
+def block(record: dict, names: list[str], floor: float) -> str:
     rows = record["rows"]
     lines = [["kernel", "all on", *map(header, names), "PoCL ms", "vs PoCL"]]
     for row in rows:
@@ -85,7 +101,7 @@ def table(record: dict, floor: float = noise.NOISE_FLOOR) -> str:
     lines.append(["geomean", "", *[f"{m:.2f}x" if m else "" for m in means], "", f"{pocl:.2f}x" if pocl else ""])
     text = aligned(lines, left=1).splitlines()
     text.insert(len(text) - 1, text[1])
-    return "\n".join([*text, *legend(record, names, floor), *hurt_lines(rows, names, floor)])
+    return "\n".join(text)
 
 
 def legend(record: dict, names: list[str], floor: float) -> list[str]:

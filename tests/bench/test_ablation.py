@@ -23,7 +23,7 @@ def small_record():
 
 def test_the_table_for_a_small_record():
     assert report_ablation.table(small_record()) == "\n".join([
-        "kernel   all on  novec  profile  PoCL ms  vs PoCL",
+        "kernel   all on    vec  profile  PoCL ms  vs PoCL",
         "-------  ------  -----  -------  -------  -------",
         "saxpy      1.00  2.50x   0.80x*     2.00    2.00x",
         "scan       4.00  0.97x    WRONG     8.00    2.00x",
@@ -35,7 +35,7 @@ def test_the_table_for_a_small_record():
         "A technique's column: the kernel's time with that technique off / with all on (2.00x: twice as slow "
         "without it); *: off is faster",
         "beyond noise (the larger of 10% and the runs' spread): the technique costs time on that kernel. Columns:",
-        "  novec    (-loomcl-no-parallel-metadata): no parallel-access metadata",
+        "  vec      novec (-loomcl-no-parallel-metadata): no parallel-access metadata",
         "  profile  noprofile (-loomcl-no-profile): no micro-profiling: the first variant runs",
         "noprofile costs time on 1 kernel(s): saxpy 0.80x",
     ])
@@ -72,7 +72,8 @@ def test_a_row_added_to_configs_is_measured_without_other_code(monkeypatch):
     assert "nofoo" in [c.name for c in configs.parse(None, ablation=True)]
     assert "nofoo" in command.parser().format_help()
     record = make_record({"k": {"loomcl": [1.0], "loomcl[nofoo]": [3.0]}}, [("nofoo", "-loomcl-no-foo", "")])
-    assert report_ablation.table(record).splitlines()[2].split() == ["k", "1.00", "3.00x"]
+    assert report_ablation.table(record).splitlines()[:3] == ["kernel   all on    foo", "-------  ------  -----",
+                                                             "k          1.00  3.00x"]
 
 
 def test_a_record_from_before_the_technique_flag_reads_with_todays_configs():
@@ -82,6 +83,16 @@ def test_a_record_from_before_the_technique_flag_reads_with_todays_configs():
     assert report_ablation.techniques(record) == ["novec"]
 
 
-def test_headers_fit_seven_characters():
-    assert [report_ablation.header(n) for n in ["novec", "nohoriz", "noprofile", "registerblocking"]] == \
-        ["novec", "nohoriz", "profile", "registe"]
+def test_columns_are_named_by_the_technique_in_seven_characters():
+    assert [report_ablation.header(n) for n in ["novec", "nohoriz", "noprofile", "cbs", "registerblocking"]] == \
+        ["vec", "horiz", "profile", "cbs", "registe"]
+
+
+def test_a_table_wider_than_130_columns_is_split_into_blocks():
+    names = [f"notech{i}" for i in range(16)]
+    record = make_record({"k": {"loomcl": [1.0], **{f"loomcl[{n}]": [2.0] for n in names}, "PoCL": [3.0]}},
+                         [(n, f"-loomcl-no-{n}", "") for n in names])
+    blocks = report_ablation.blocks(record, names, 0.1)
+    assert len(blocks) == 2 and all(max(map(len, b.splitlines())) <= 130 for b in blocks)
+    assert [b.splitlines()[0].split()[3] for b in blocks] == ["tech0", "tech8"]
+    assert all(b.splitlines()[2].split()[-2:] == ["3.00", "3.00x"] for b in blocks)
