@@ -8,6 +8,9 @@ loomcl's speed ratio to PoCL before and after, each against the PoCL of its own 
   SLOWER            after is slower beyond noise, and so is its ratio to PoCL: the code got slower;
   slower, PoCL too  after is slower beyond noise, but PoCL slowed as much: the machine was busier;
   faster            after is faster beyond noise.
+Below the table, the machine's own probes of both runs (np.copyto bandwidth, the native FMA probe) say
+whether the machine itself ran slower: under other load every kernel, loomcl's and PoCL's, slows unevenly,
+and no verdict of that run says anything about the code.
 """
 from __future__ import annotations
 
@@ -112,12 +115,31 @@ def comparison(before: dict, after: dict, floor: float = noise.NOISE_FLOOR) -> s
     return "\n".join([*text, *footer(before, after, floor, len(speedups), len(ratios), flagged, busy)])
 
 
+MACHINE_MARGIN = 0.25     # two runs of the probes on the idle machine differ by up to ~20% (np.copyto)
+PROBES = (("np.copyto", "GB/s", lambda m: m.get("numpy_copy_gbs")),
+          ("native FMA probe", "GFLOP/s", lambda m: (m.get("fma_gflops_by_impl") or {}).get("native probe")))
+
+
+def machine(before: dict, after: dict, floor: float) -> list[str]:
+    """A warning when the machine's probes differ between the runs beyond what they do on an idle machine."""
+    changed = []
+    for name, unit, probe in PROBES:
+        old, new = probe(before.get("machine") or {}), probe(after.get("machine") or {})
+        if old and new and noise.verdict(old / new, max(floor, MACHINE_MARGIN)):
+            changed.append(f"{name} {old:.1f} -> {new:.1f} {unit}")
+    if not changed:
+        return []
+    return textwrap.wrap(f"THE MACHINE DIFFERS: {', '.join(changed)}: another load or another machine; its "
+                         "verdicts measure the machine as much as the code (run again when it is idle).", 120)
+
+
 def footer(before, after, floor, compared, with_pocl, flagged, busy) -> list[str]:
     lines = textwrap.wrap(
         f"before: {before.get('time', '?')}, commit {str(before.get('commit'))[:12]}; after: {after.get('time', '?')}, "
         f"commit {str(after.get('commit'))[:12]}. Speedup: before / after time (best runs), over {compared} kernels; "
         f"ratios to PoCL over {with_pocl}, each against its own run's PoCL. Noise: the larger of {100 * floor:.0f}% "
         "and either side's repeat spread (median / best - 1).", 120)
+    lines += machine(before, after, floor)
     if not compared:
         lines.append("no kernel compared: the baseline has none of this run's kernels at the same size")
     elif flagged:

@@ -90,3 +90,12 @@ def test_record_prints_the_tables_of_a_saved_run_without_running(tmp_path, capsy
     assert command.main(argv[:2]) == 2
     assert command.main(["--record", str(tmp_path / "before.json"), "--ablation"]) == 2
     assert "not run with --ablation" in capsys.readouterr().err
+
+
+def test_a_busier_machine_is_said():
+    before, after = make_record({"k": {"loomcl": [1.0]}}), make_record({"k": {"loomcl": [5.0]}})
+    before["machine"]["fma_gflops_by_impl"]["native probe"] = 220.0
+    after["machine"]["fma_gflops_by_impl"]["native probe"] = 47.0
+    assert "THE MACHINE DIFFERS: native FMA probe 220.0 -> 47.0 GFLOP/s" in report_baseline.comparison(before, after)
+    after["machine"]["fma_gflops_by_impl"]["native probe"] = 200.0
+    assert "MACHINE" not in report_baseline.comparison(before, after)
