@@ -101,7 +101,10 @@ def comparison(before: dict, after: dict, floor: float = noise.NOISE_FLOOR) -> s
         speedup, margin, verdict = judged or (None, None, "")
         if judged:
             speedups.append(speedup)
-        (flagged if verdict == "SLOWER" else busy if verdict.startswith("slower") else []).append(name)
+        if verdict == "SLOWER":
+            flagged.append(name)
+        elif verdict.startswith("slower"):
+            busy.append(name)
         lines.append([name, _ms(_entry(old, ON)), _ms(_entry(new, ON)), _x(speedup),
                       f"±{100 * margin:.0f}%" if margin is not None else "", _ms(_entry(new, REFERENCE)),
                       _x(_ratio(old)), _x(_ratio(new)), verdict])
