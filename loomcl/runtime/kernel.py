@@ -28,7 +28,7 @@ from .constants import (
     kernel_info,
     kernel_work_group_info,
 )
-from .event import Event
+from .event import Event, check_wait_list
 from .launch import Launcher
 from .launch_plan import LaunchPlan
 from .pool import get_pool
@@ -67,6 +67,7 @@ class Kernel:
                 f"no kernel named '{name}' in the program; it has {sorted(compiled.kernels)}",
             )
         self.program = program
+        self.context = program.context
         self.function_name = name
         self.signature = signature
         self._compiled = compiled
@@ -78,10 +79,6 @@ class Kernel:
         self._lock = threading.Lock()
         printf_formats = compiled.module.printf_formats if signature.uses_printf else None
         self._launcher = Launcher(name, self._args, printf_formats, program.context.devices[0].local_mem_size)
-
-    @property
-    def context(self):
-        return self.program.context
 
     @property
     def num_args(self) -> int:
@@ -130,7 +127,7 @@ class Kernel:
     def _enqueue(self, queue, global_size, local_size, global_offset, wait_for, g_times_l, allow_empty_ndrange):
         if not isinstance(queue, CommandQueue):
             raise LogicError(ROUTINE, status_code.INVALID_COMMAND_QUEUE, f"{queue!r} is not a CommandQueue")
-        if queue.context is not self.program.context:
+        if queue.context is not self.context:
             raise LogicError(ROUTINE, status_code.INVALID_CONTEXT, "the queue and the kernel belong to different contexts")
         try:  # (the cache hit of _lookup, inlined)
             plan = self._plans.get((global_size, local_size, global_offset, g_times_l, self._args.image_formats))
@@ -144,8 +141,11 @@ class Kernel:
         if args.missing:
             args.check_complete(ROUTINE)
         launcher = self._launcher
-        return queue.enqueue(_NDRANGE, ROUTINE, launcher.run, wait_for, False, plan.work_items >= HAND_OFF_WORK_ITEMS,
-                             launcher.work_args(plan, args))
+        # (queue.enqueue inlined: this is the launch path)
+        wait_for = check_wait_list(wait_for, ROUTINE) if wait_for else None
+        event = Event(queue, _NDRANGE, queue.profiling, ROUTINE, launcher.run, wait_for, launcher.work_args(plan, args))
+        queue.scheduler.enqueue(event, plan.work_items >= HAND_OFF_WORK_ITEMS)
+        return event
 
     def _lookup(self, queue, global_size, local_size, global_offset, g_times_l, allow_empty) -> LaunchPlan | None:
         """The cached plan for these sizes; built (and the sizes checked) on a miss."""
