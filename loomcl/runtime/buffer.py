@@ -7,6 +7,8 @@ kernel argument slot receives.
 """
 from __future__ import annotations
 
+import ctypes
+
 import numpy as np
 
 from loomcl import errors
@@ -50,7 +52,7 @@ class Buffer:
         self.size = size
         self._hostbuf = hostbuf if flags & mem_flags.USE_HOST_PTR else None
         self._memory = self._allocate(flags, size, hostbuf)
-        self.address = self._memory.ctypes.data
+        self.address = address_of(self._memory)
 
     @staticmethod
     def _allocate(flags: int, size: int, hostbuf) -> np.ndarray:
@@ -208,8 +210,17 @@ def aligned_zeros(size: int) -> np.ndarray:
         raise errors.MemoryError(
             _ROUTINE, status_code.MEM_OBJECT_ALLOCATION_FAILURE, f"cannot allocate {size} bytes"
         ) from None
-    skip = (-raw.ctypes.data) % BUFFER_ALIGN
+    skip = (-address_of(raw)) % BUFFER_ALIGN
     return raw[skip : skip + size]
+
+
+def address_of(array: np.ndarray) -> int:
+    """The address of an array's first byte: ~0.3 µs where `array.ctypes.data` costs ~1 (pyopencl.array
+    makes a buffer for every result)."""
+    try:
+        return ctypes.addressof(ctypes.c_char.from_buffer(array))
+    except (TypeError, ValueError):  # read-only or empty
+        return array.ctypes.data
 
 
 def host_bytes(host, routine: str, writable: bool = False) -> np.ndarray:
