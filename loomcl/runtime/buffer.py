@@ -153,11 +153,12 @@ def check_mem_flags(flags, hostbuf, routine: str) -> None:
     flags = int(flags)
     if flags & ~_KNOWN:
         raise LogicError(routine, status_code.INVALID_VALUE, f"unknown mem_flags bits {flags & ~_KNOWN:#x}")
-    if bin(flags & _ACCESS).count("1") > 1:
+    access, host_access = flags & _ACCESS, flags & _HOST_ACCESS
+    if access & (access - 1):  # (more than one bit)
         raise LogicError(
             routine, status_code.INVALID_VALUE, "at most one of READ_WRITE, WRITE_ONLY, READ_ONLY may be given"
         )
-    if bin(flags & _HOST_ACCESS).count("1") > 1:
+    if host_access & (host_access - 1):
         raise LogicError(routine, status_code.INVALID_VALUE,
                          "at most one of HOST_WRITE_ONLY, HOST_READ_ONLY, HOST_NO_ACCESS may be given")
     if flags & mem_flags.USE_HOST_PTR and flags & (mem_flags.COPY_HOST_PTR | mem_flags.ALLOC_HOST_PTR):

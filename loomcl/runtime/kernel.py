@@ -85,8 +85,12 @@ class Kernel:
         return len(self.signature.params)
 
     def set_arg(self, index: int, value) -> None:
-        with self._lock:
+        lock = self._lock  # (acquire and release: pyopencl sets every argument before every launch)
+        lock.acquire()
+        try:
             self._args.set(index, value)
+        finally:
+            lock.release()
 
     def set_args(self, *args) -> None:
         with self._lock:
