@@ -5,13 +5,13 @@ but a kernel has one set of argument slots (arguments.py). So the enqueue call c
 an image (bytes; one per batch of the launch plan when local arguments give each batch its own
 offsets) and keeps alive what they point to (`KernelArguments.held`). The native code reads the
 kernel's launch block, a second argument block at a fixed address that every plan of the kernel
-points to: a run copies the image there and calls the worker pool, holding the kernel's launch lock,
-so that launches of one kernel from several queues take turns for the block, the printf buffer and
-the checked-mode record. (A plain launch of one batch copies under the pool's lock instead, which
-runs one launch at a time anyway.)
+points to: each run copies its image there under the worker pool's lock, which runs one launch at a
+time, so launches of one kernel from several queues take turns for the block. A launch with printf
+or checked mode also holds the kernel's launch lock, for the printf buffer and the checked-mode
+record.
 
 A fault, Ctrl-C or checked-mode violation raises the same exception as before; the command keeps it
-on its event (command.py). printf output is written when the launch ends, also when it failed.
+on its event (scheduler.py). printf output is written when the launch ends, also when it failed.
 """
 from __future__ import annotations
 
@@ -96,10 +96,9 @@ class Launcher:
         pool = get_pool()
         record = self.check_record
         for request, groups, arena, own_image in runs:
-            self._block[:] = image if own_image is None else own_image
             if record is not None:  # checked mode: the violation this launch records, if any
                 record.status = 0
-            failure = pool.run(request, groups, arena)
+            failure = pool.run(request, groups, arena, self._block, image if own_image is None else own_image)
             if failure is not None:
                 raise_launch_failure(failure, self.name)
             if record is not None and record.status:
