@@ -32,7 +32,6 @@ from .event import Event, check_wait_list
 from .launch import Launcher
 from .launch_plan import LaunchPlan
 from .pool import get_pool
-from .scheduler import HAND_OFF_WORK_ITEMS
 
 ROUTINE = ndrange.ROUTINE
 MAX_CACHED_PLANS = 64
@@ -148,7 +147,7 @@ class Kernel:
         # (queue.enqueue inlined: this is the launch path)
         wait_for = check_wait_list(wait_for, ROUTINE) if wait_for else None
         event = Event(queue, _NDRANGE, queue.profiling, ROUTINE, launcher.run, wait_for, launcher.work_args(plan, args))
-        queue.scheduler.enqueue(event, plan.work_items >= HAND_OFF_WORK_ITEMS)
+        queue.scheduler.enqueue(event, plan.hand_off)
         return event
 
     def _lookup(self, queue, global_size, local_size, global_offset, g_times_l, allow_empty) -> LaunchPlan | None:
