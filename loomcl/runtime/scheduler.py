@@ -196,7 +196,9 @@ class Scheduler:
             if not isinstance(error, KernelInterruptedError):  # listed before the status shows
                 self._unreported.append((command.sequence, command))
             command._settle(error, failure_status(error))
-        command.work = command.work_args = None  # (what they held may go now)
+        # what they held may go now; and a done event holds no other event (a chain of launches
+        # each waiting for the one before would otherwise keep every event alive)
+        command.work = command.work_args = command.wait_for = command.after = None
         self._running.discard(command)
         if self._waiters:
             self._progress.notify_all()
@@ -306,7 +308,7 @@ class Scheduler:
                     lock.acquire()
                     if error is None and command._times is None:  # (_done_locked's common case, inlined)
                         command._status = COMPLETE
-                        command.work = command.work_args = None
+                        command.work = command.work_args = command.wait_for = command.after = None
                         self._running.discard(command)
                         if self._waiters:
                             self._progress.notify_all()

@@ -109,3 +109,21 @@ def test_a_new_shape_is_enqueued_while_another_launch_runs(ctx, prg):
     busy.finish()
     np.testing.assert_array_equal(read(other, buf, 3 * N), 7)
     np.testing.assert_array_equal(read(busy, out), np.arange(1, N + 1))
+
+
+def test_a_done_event_keeps_no_other_event_alive(ctx, queue, prg):
+    import gc
+    import weakref
+
+    buf = int_buffer(ctx, np.zeros(N))
+    first = prg.add(queue, (N,), None, buf, np.int32(1))
+    gone = weakref.ref(first)
+    last = first
+    for _ in range(5):  # each launch waits for the one before
+        last = prg.add(queue, (N,), None, buf, np.int32(1), wait_for=[last])
+    del first
+    queue.finish()
+    gc.collect()
+    assert gone() is None  # the chain does not keep the first event alive
+    assert last.command_execution_status == status.COMPLETE
+    np.testing.assert_array_equal(read(queue, buf), 6)
