@@ -3,9 +3,10 @@
 An event is also the record its enqueue call left on the queue (one object per enqueue, not two):
 `work(*work_args)` does the command, and the two hold every object it touches (buffers' memory,
 host arrays, a kernel's argument image), so that nothing it uses is freed or changed before it runs
-(`work` None for a marker or barrier); `wait_for`, the events the caller named (a failed one fails the command
-with EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST); `after`, the order an out-of-order queue's markers
-and barriers impose (they wait, but a failure does not spread). scheduler.py runs it.
+(`work` None for a marker or barrier); `wait_for`, the events the caller named (a failed one fails
+the command with EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST); `after`, the order an out-of-order
+queue's markers and barriers impose (they wait, but a failure does not spread). scheduler.py runs
+it, and drops all four once it has run.
 
 A command's event goes QUEUED (enqueued; waiting for its wait list and, in an in-order queue, for the
 command before it) -> SUBMITTED (taken by the thread that runs it) -> RUNNING -> COMPLETE, or to a
