@@ -33,6 +33,9 @@ class CompilerOptions:
     """Fold `if (lid < s)` into work-item loop bounds (fold-local-id-guards)."""
     horizontal_loops: bool = True
     """Implicit barriers in barrier-free uniform inner loops (pocl 4.6); structured form only."""
+    loop_order: str = "locality"
+    """Which legal kernel loops implicit-loop-barriers interchanges with the work-item loop:
+    "locality" (Kim's stride rule, transforms/loop_order.py) or "bfo" (every innermost one)."""
     context_all: bool = False
     """Context arrays for every value crossing a barrier (no uniform slots); implies plain CBS."""
     ids_fit_int: bool = False
@@ -75,6 +78,7 @@ class CompilerOptions:
         "-loomcl-no-fold-guards": ("fold_guards", False),
         "-loomcl-no-horizontal-loops": ("horizontal_loops", False),
         "-loomcl-context-all": ("context_all", True),
+        "-loomcl-loop-order-bfo": ("loop_order", "bfo"),
         "-loomcl-no-scalarize": ("scalarize", False),
         "-loomcl-no-parallel-metadata": ("parallel_metadata", False),
         "-loomcl-no-vectorize": ("vectorize", False),

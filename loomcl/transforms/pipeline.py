@@ -137,7 +137,7 @@ def run_pipeline(function: Function, analyses: PassContext) -> None:
 
 def _run_step(step: Step, function: Function, analyses: PassContext) -> None:
     options = analyses.options
-    before = print_function(function) if options.verify_each else None
+    before = print_function(function, remarks=False) if options.verify_each else None
     changed = run_pass(step.pass_, function, analyses)
     if options.verify_each:
         _verify_after(step, function, changed, before)
@@ -150,7 +150,7 @@ def _verify_after(step: Step, function: Function, changed: bool, before: str) ->
         verify_function(function)
     except VerificationError as error:
         raise VerificationError(f"after {step.pass_name}:\n{error}") from None
-    if not changed and print_function(function) != before:
+    if not changed and print_function(function, remarks=False) != before:
         raise VerificationError(f"{step.pass_name} reported no change but changed @{function.name}")
 
 
