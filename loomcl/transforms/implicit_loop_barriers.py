@@ -119,9 +119,8 @@ def run(function: Function, analyses: PassContext) -> bool:
     if size[0] * size[1] * size[2] == 1:
         return False
     uniformity = analyses.uniformity
-    made = decisions(function, analyses)
-    function.remarks += [d.note() for d in made]
-    chosen = [d.loop for d in made if d.order is Order.BFO]
+    function.remarks += [d.note() for d in decisions(function, analyses)]
+    chosen = candidates(function, analyses)
     for loop in chosen:
         add_barriers(loop, uniformity)
     return bool(chosen)
