@@ -52,6 +52,9 @@ class CompilerOptions:
     vectorize: bool = True
     """LLVM's loop and SLP vectorizers."""
     interleave: bool = True
+    roll_small_x_loops: bool = True
+    """x work-item loops of at most 64 work-items kept from LLVM's full unroll, so that its loop
+    vectorizer gets them (codegen/llvm_emitter.py)."""
     """Loop interleaving (several vector iterations in flight)."""
     unroll: bool = True
     opt_level: int = 3
@@ -82,6 +85,7 @@ class CompilerOptions:
         "-loomcl-no-scalarize": ("scalarize", False),
         "-loomcl-no-parallel-metadata": ("parallel_metadata", False),
         "-loomcl-no-vectorize": ("vectorize", False),
+        "-loomcl-unroll-small-x-loops": ("roll_small_x_loops", False),
         "-loomcl-verify-each": ("verify_each", True),
         "-loomcl-check": ("checked", True),
     }

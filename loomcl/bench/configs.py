@@ -30,6 +30,8 @@ CONFIGS: dict[str, Config] = {c.name: c for c in [
            "no horizontal inner-loop parallelization: barrier-free uniform loops stay inside the work-item loops"),
     Config("bfo", "-loomcl-loop-order-bfo", None,
            "breadth-first order for every legal inner kernel loop, not only where strides favour it"),
+    Config("unrollx", "-loomcl-unroll-small-x-loops", None,
+           "x work-item loops of at most 64 work-items left to LLVM's full unroll (before its vectorizer)"),
     Config("1thread", "", 1, "one worker thread"),
     Config("check", "-loomcl-check", None,
            "checked mode: bounds checks on every access and barrier-divergence checks (the debugging mode)"),
