@@ -53,6 +53,9 @@ class CompilerOptions:
     """LLVM's loop and SLP vectorizers."""
     interleave: bool = True
     roll_small_x_loops: bool = True
+    tiled_group_order: bool = True
+    """Kernels that walk arrays down their columns get their work-groups in tiles of groups, not
+    row by row (transforms/group_order.py)."""
     """x work-item loops of at most 64 work-items kept from LLVM's full unroll, so that its loop
     vectorizer gets them (codegen/llvm_emitter.py)."""
     """Loop interleaving (several vector iterations in flight)."""
@@ -86,6 +89,7 @@ class CompilerOptions:
         "-loomcl-no-parallel-metadata": ("parallel_metadata", False),
         "-loomcl-no-vectorize": ("vectorize", False),
         "-loomcl-unroll-small-x-loops": ("roll_small_x_loops", False),
+        "-loomcl-row-group-order": ("tiled_group_order", False),
         "-loomcl-verify-each": ("verify_each", True),
         "-loomcl-check": ("checked", True),
     }

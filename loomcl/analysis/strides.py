@@ -1,10 +1,10 @@
 """Stride analysis (Kim ch. 3.3): for every load, store and atomic of a work-item-form function, how
-far its address moves when local_id(0), local_id(1), local_id(2) or the iteration count of an
-enclosing natural loop grows by one.
+far its address moves when local_id(0), local_id(1), local_id(2), group_id(0..2) or the iteration
+count of an enclosing natural loop grows by one.
 
 Each variable is solved on its own, as a derivative: a map from every integer or pointer value to
 its stride (stride_values.py: a constant, a uniform polynomial such as `4*%n`, or irregular). Seeds:
-`local_id(d)` has stride 1 for d and 0 otherwise; constants, arguments, globals and every value
+`local_id(d)` has stride 1 for d and 0 otherwise, `group_id(d)` likewise for its own variable; constants, arguments, globals and every value
 defined outside a loop have stride 0 for it; the header phi of a loop that adds a loop-invariant
 step each iteration (`i += s`, `p = &p[s]`) has stride s for that loop (loop induction variables,
 Kim fig. 3.5). Transfer: add/sub add strides, multiplication and shifts by an invariant scale them
@@ -37,8 +37,17 @@ Op = ins.BinaryOpcode
 _BOTTOM = object()  # not yet visited
 _SAME_VALUE_CASTS = (ins.CastOpcode.TRUNC, ins.CastOpcode.ZEXT, ins.CastOpcode.SEXT, ins.CastOpcode.PTRTOINT,
                      ins.CastOpcode.INTTOPTR, ins.CastOpcode.BITCAST, ins.CastOpcode.ADDRSPACECAST)
-Variable = int | Loop
-"""A work-item dimension (0, 1, 2: local_id of it) or a loop (its iteration count)."""
+
+
+@dataclass(frozen=True)
+class Group:
+    """The variable group_id(dim): how an address moves from one work-group to the next."""
+
+    dim: int
+
+
+Variable = int | Group | Loop
+"""A work-item dimension (0, 1, 2: local_id of it), a group id, or a loop (its iteration count)."""
 
 
 def join(a, b):
@@ -59,10 +68,13 @@ class Access:
     inst: ins.Instruction
     element_size: int
     by_local_id: tuple[Stride, Stride, Stride]
+    by_group_id: tuple[Stride, Stride, Stride]
     by_loop: dict[Loop, Stride] = field(default_factory=dict)
     """One entry for each natural loop around the access."""
 
     def stride(self, variable: Variable) -> Stride:
+        if isinstance(variable, Group):
+            return self.by_group_id[variable.dim]
         return self.by_local_id[variable] if isinstance(variable, int) else self.by_loop.get(variable, ZERO)
 
     def classify(self, variable: Variable) -> Class:
@@ -124,16 +136,17 @@ class Strides:
     def _access(self, inst: ins.Instruction) -> Access:
         pointer, accessed = access_pointer(inst)
         ids = tuple(self.stride(pointer, d) for d in range(3))
+        groups = tuple(self.stride(pointer, Group(d)) for d in range(3))
         loops = {loop: self.stride(pointer, loop) for loop in self.enclosing_loops(inst.block)}
-        return Access(inst, accessed.size, ids, loops)
+        return Access(inst, accessed.size, ids, groups, loops)
 
     # -- the fixed point for one variable --------------------------------------------------------
 
     def _solve(self, variable: Variable) -> dict[Value, Stride]:
-        key = variable if isinstance(variable, int) else id(variable)
+        key = id(variable) if isinstance(variable, Loop) else variable
         if key in self._solved:
             return self._solved[key]
-        blocks = self.order if isinstance(variable, int) else [b for b in self.order if b in variable.blocks]
+        blocks = [b for b in self.order if b in variable.blocks] if isinstance(variable, Loop) else self.order
         insts = [i for b in blocks for i in b.instructions if not i.is_terminator]
         state: dict[Value, object] = {i: _BOTTOM for i in insts}
         changed = True
@@ -184,8 +197,10 @@ class _Transfer:
 
     def of(self, i: ins.Instruction):
         if isinstance(i, ins.WorkItemQuery):
-            local = i.query is ins.Query.LOCAL_ID and i.dim == self.variable and isinstance(self.variable, int)
-            return constant(1) if local else ZERO
+            v = self.variable
+            local = i.query is ins.Query.LOCAL_ID and isinstance(v, int) and i.dim == v
+            group = i.query is ins.Query.GROUP_ID and isinstance(v, Group) and i.dim == v.dim
+            return constant(1) if local or group else ZERO
         operands = [self.get(v) for v in i.operands]
         if isinstance(i, ins.Phi):
             if isinstance(self.variable, Loop) and i.block is self.variable.header:

@@ -32,6 +32,8 @@ CONFIGS: dict[str, Config] = {c.name: c for c in [
            "breadth-first order for every legal inner kernel loop, not only where strides favour it"),
     Config("unrollx", "-loomcl-unroll-small-x-loops", None,
            "x work-item loops of at most 64 work-items left to LLVM's full unroll (before its vectorizer)"),
+    Config("rowgroups", "-loomcl-row-group-order", None,
+           "work-groups walked row by row, not in tiles of 32 x 32 groups (2D work-groups)"),
     Config("1thread", "", 1, "one worker thread"),
     Config("check", "-loomcl-check", None,
            "checked mode: bounds checks on every access and barrier-divergence checks (the debugging mode)"),

@@ -42,7 +42,8 @@ INTERP_CONFIGS = {
 }
 NATIVE_CONFIGS = ["", "-loomcl-no-structured", "-loomcl-no-fold-guards", "-loomcl-no-horizontal-loops",
                   "-loomcl-loop-order-bfo", "-loomcl-context-all", "-loomcl-no-scalarize", "-loomcl-no-parallel-metadata",
-                  "-loomcl-no-vectorize", "-loomcl-unroll-small-x-loops", "-loomcl-check"]
+                  "-loomcl-no-vectorize", "-loomcl-unroll-small-x-loops",
+                  "-loomcl-row-group-order", "-loomcl-check"]
 REFERENCE_STEPS = 3_000_000
 WORK_GROUP_STEPS = 6_000_000
 
