@@ -106,8 +106,10 @@ class Class(enum.Enum):
 
     @property
     def kim(self) -> str:
-        """Kim's three classes: 0, 1 and other (X)."""
-        return self.value if self in (Class.ZERO, Class.UNIT) else "X"
+        """Kim's three classes: 0, 1 and other (X). A constant stride under a cache line counts as 1:
+        neighbours share lines as consecutive elements do (a loop unrolled by hand, `a[j + 1]` with
+        `j += 4`, or a float2 per work-item), which is the locality the class stands for."""
+        return "0" if self is Class.ZERO else "1" if self in (Class.UNIT, Class.NEAR) else "X"
 
 
 @dataclass(frozen=True)

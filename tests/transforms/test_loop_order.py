@@ -33,6 +33,13 @@ kernel void column_sums(int rows, int cols, global const float *A, global float 
   for (int r = 0; r < rows; r++) acc += A[r * cols + col];
   sums[col] = acc;
 }
+kernel void row_dot4(int n, global const float *A, global const float *x, global float *y) {
+  int row = get_global_id(0);
+  global const float *a = A + row * n;
+  float s0 = 0.0f, s1 = 0.0f;
+  for (int j = 0; j < n; j += 2) { s0 += a[j] * x[j]; s1 += a[j + 1] * x[j + 1]; }
+  y[row] = s0 + s1;
+}
 kernel void row_walk(int n, global float *A) {
   int row = get_global_id(0);
   for (int j = 1; j < n; j++) A[row * n + j] += A[row * n + j - 1];
@@ -58,6 +65,7 @@ def decisions(name, local_size=(16, 1, 1), options=CompilerOptions()):
     ("matmul", Order.BFO, "locality: votes BFO 2"),        # A W0L1, B W1LX
     ("column_sums", Order.BFO, "locality: votes BFO 1"),   # A[r*cols+col] W1LX: a walk down columns
     ("row_dot", Order.DFO, "BFO would gather"),            # a[j] WXL1 against x[j] W0L1: a tie
+    ("row_dot4", Order.DFO, "BFO would gather"),           # 8-byte steps share lines: L1 like unit ones
     ("row_walk", Order.DFO, "locality: votes BFO 0"),      # every access WXL1: rows stream per work-item
     ("chains", Order.BFO, "BFO vectorizes across work-items, 1 carried"),  # b is uniform; no accesses: a tie
 ])
