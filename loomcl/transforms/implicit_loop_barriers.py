@@ -119,7 +119,7 @@ def run(function: Function, analyses: PassContext) -> bool:
     if size[0] * size[1] * size[2] == 1:
         return False
     uniformity = analyses.uniformity
-    function.remarks += [d.note() for d in decisions(function, analyses)]
+    function.remarks += [d.note() for d in decisions(function, analyses) if legal(d.loop, uniformity)]
     chosen = candidates(function, analyses)
     for loop in chosen:
         add_barriers(loop, uniformity)

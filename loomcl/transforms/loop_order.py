@@ -26,10 +26,14 @@ along x (the innermost work-item loop, the one LLVM vectorizes) and along the lo
     says how many values the loop carries per work-item: each costs a context-array load and store
     per iteration under BFO.
 
-Measured (2-core EPYC, `loomcl bench --config dfo`, one run): sgemmNaive 3x faster with BFO (its
-A[row*n+k] is W0L1, B[k*n+col] W1LX); sgemvRow's `a[j]` with `a = A + row*n` is WXL1 and `x[j]` W0L1,
-a tie with a gather along x, so DFO (BFO was 4x slower: a gather across 16 rows per vector). See the
-README's ablation table for the whole suite.
+Measured (2-core EPYC, one thread, CPU time, medians; depth-first everywhere is `--config nohoriz`):
+sgemmNaive 512^2 with BFO (A[row*n+k] is W0L1, B[k*n+col] W1LX) 9.2 ms against 301 ms; nbody 8K
+(tile[j] W0L1) 24.5 against 242 ms; colSums 4096^2 (A[r*cols+col] W1LX) 6.7 against 127 ms.
+sgemvRow stays DFO: its `a[j]` with `a = A + row*n` is WXL1 and `x[j]` W0L1, a tie, and BFO would
+gather a[j] across 16 rows 16 KB apart (a page, a TLB entry, per lane): 51 ms against 14.5 ms.
+Its DFO time is the latency of the serial floating-point sum of each row (4 cycles an element; with
+-cl-fast-relaxed-math LLVM vectorizes the row: 3.0 ms): the schedule that beats it runs rows as
+independent lanes (unroll-and-jam / whole-function vectorization), not a different loop order.
 """
 from __future__ import annotations
 
