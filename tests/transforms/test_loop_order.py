@@ -123,3 +123,12 @@ def test_semantics_against_numpy(options):
     np.testing.assert_allclose(sums, M.sum(axis=0), rtol=1e-5)
     walked = _run("row_walk", (n,), (16,), [np.int32(n), A.copy()], 1, options)
     np.testing.assert_allclose(walked, np.cumsum(A, axis=1), rtol=1e-5)
+
+
+def test_remarks_are_comments_to_the_reader():
+    from loomcl.ir.printer import print_function
+    from loomcl.ir.reader import read_function
+    f = work_group_function(build(KERNELS).module, "matmul", (16, 4, 1))
+    text = print_function(f)
+    assert "; loop-order for.cond: BFO" in text
+    assert print_function(read_function(text)) == print_function(f, remarks=False)
