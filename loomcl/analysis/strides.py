@@ -4,10 +4,10 @@ count of an enclosing natural loop grows by one.
 
 Each variable is solved on its own, as a derivative: a map from every integer or pointer value to
 its stride (stride_values.py: a constant, a uniform polynomial such as `4*%n`, or irregular). Seeds:
-`local_id(d)` has stride 1 for d and 0 otherwise, `group_id(d)` likewise for its own variable; constants, arguments, globals and every value
-defined outside a loop have stride 0 for it; the header phi of a loop that adds a loop-invariant
-step each iteration (`i += s`, `p = &p[s]`) has stride s for that loop (loop induction variables,
-Kim fig. 3.5). Transfer: add/sub add strides, multiplication and shifts by an invariant scale them
+`local_id(d)` has stride 1 for d and 0 otherwise, `group_id(d)` likewise for its own variable;
+constants, arguments, globals and every value defined outside a loop have stride 0 for it; the
+header phi of a loop that adds a loop-invariant step each iteration (`i += s`, `p = &p[s]`) has
+stride s for that loop (loop induction variables, Kim fig. 3.5). Transfer: add/sub add strides, multiplication and shifts by an invariant scale them
 (the invariant kept as a polynomial of its values), `elementptr` scales the index by the element
 size. Kim's approximate rules (3.3) hold for what address code does in practice: `b % N` and
 `b & mask` keep b's stride, `b / N` (or `b >> c`) divides it exactly when it can and counts as 1

@@ -13,7 +13,6 @@ then steps: x, then y within the tile, then the next tile of the band, the next 
 from __future__ import annotations
 
 
-
 def _min(lines: list[str], name: str, a: str, b: str) -> str:
     lines += [f"  %{name}.lt = icmp ult i64 {a}, {b}", f"  %{name} = select i1 %{name}.lt, i64 {a}, i64 {b}"]
     return f"%{name}"

@@ -42,9 +42,9 @@ from dataclasses import dataclass
 
 from ..analysis.loops import Loop, LoopInfo
 from ..analysis.strides import Access, Strides
+from ..analysis.trip_count import constant_trip_count
 from ..analysis.uniformity import Uniformity
 from ..ir import instructions as ins
-from ..analysis.trip_count import constant_trip_count
 
 MAX_UNROLLED_TRIPS = 16
 X = 0  # the innermost work-item loop's dimension

@@ -126,12 +126,12 @@ def test_loop_steps_kim_approximations_and_atomics():
     s = analysed(src, "k", (64, 1, 1))
     rows = table(s)
     assert rows[("store", 4)] == (("4", "0", "0"), ("16*%n",))
-    t_strides = sorted((a.by_local_id[0].constant, list(a.by_loop.values())[0].constant)
+    t_strides = sorted((a.by_local_id[0].constant, next(iter(a.by_loop.values())).constant)
                        for a in s.accesses if a.inst.loc.line == 4 and isinstance(a.inst, ins.Load))
     assert t_strides == [(0, 16), (4, 0), (8, 0)]  # t[i % 64] keeps i's 4*4; lid / 2 counts as 1
     atomic = next(a for a in s.accesses if a.kind == "atomic")
     # hist[out[i]]: out[i] is one address for all work-items, another in each iteration
-    assert atomic.by_local_id[0].is_zero and list(atomic.by_loop.values())[0].is_irregular
+    assert atomic.by_local_id[0].is_zero and next(iter(atomic.by_loop.values())).is_irregular
     assert rows[("store", 7)] == (("4", "0", "0"), ("4*%s",))
     assert rows[("store", 8)][1] == ("irregular",)
 

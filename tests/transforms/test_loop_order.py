@@ -5,7 +5,7 @@ import pytest
 
 import loomcl as cl
 from loomcl.compiler import build
-from loomcl.options import CompilerOptions
+from loomcl.options import DEFAULT_OPTIONS, CompilerOptions
 from loomcl.transforms import implicit_loop_barriers as ilb
 from loomcl.transforms import inline, mem2reg, simplify
 from loomcl.transforms.clone import clone_module
@@ -52,7 +52,7 @@ kernel void chains(global float *out, int iters) {
 """
 
 
-def decisions(name, local_size=(16, 1, 1), options=CompilerOptions()):
+def decisions(name, local_size=(16, 1, 1), options=DEFAULT_OPTIONS):
     module = clone_module(build(KERNELS).module)
     function = module.functions[name]
     analyses = PassContext(function, options, local_size, module)
