@@ -7,9 +7,9 @@ its stride (stride_values.py: a constant, a uniform polynomial such as `4*%n`, o
 `local_id(d)` has stride 1 for d and 0 otherwise, `group_id(d)` likewise for its own variable;
 constants, arguments, globals and every value defined outside a loop have stride 0 for it; the
 header phi of a loop that adds a loop-invariant step each iteration (`i += s`, `p = &p[s]`) has
-stride s for that loop (loop induction variables, Kim fig. 3.5). Transfer: add/sub add strides, multiplication and shifts by an invariant scale them
-(the invariant kept as a polynomial of its values), `elementptr` scales the index by the element
-size. Kim's approximate rules (3.3) hold for what address code does in practice: `b % N` and
+stride s for that loop (loop induction variables, Kim fig. 3.5). Transfer: add/sub add strides,
+multiplication and shifts by an invariant scale them (the invariant kept as a polynomial of its
+values), `elementptr` scales the index by the element size. Kim's approximate rules (3.3) hold for what address code does in practice: `b % N` and
 `b & mask` keep b's stride, `b / N` (or `b >> c`) divides it exactly when it can and counts as 1
 otherwise (neighbours differ by 0 or 1), and a phi or select takes its operands' common stride, a
 zero stride giving way to the other (the worse footprint). A load from an address with stride 0
