@@ -9,13 +9,14 @@ constants, arguments, globals and every value defined outside a loop have stride
 header phi of a loop that adds a loop-invariant step each iteration (`i += s`, `p = &p[s]`) has
 stride s for that loop (loop induction variables, Kim fig. 3.5). Transfer: add/sub add strides,
 multiplication and shifts by an invariant scale them (the invariant kept as a polynomial of its
-values), `elementptr` scales the index by the element size. Kim's approximate rules (3.3) hold for what address code does in practice: `b % N` and
-`b & mask` keep b's stride, `b / N` (or `b >> c`) divides it exactly when it can and counts as 1
-otherwise (neighbours differ by 0 or 1), and a phi or select takes its operands' common stride, a
-zero stride giving way to the other (the worse footprint). A load from an address with stride 0
-gives a value with stride 0; any other load, an atomic's result, or anything else whose operands
-move gives an irregular stride. Phis make the problem cyclic: each value's stride only goes up the
-lattice unvisited < 0 < s < irregular, so the fixed point comes within three rounds per value.
+values), `elementptr` scales the index by the element size. Kim's approximate rules (3.3) hold for
+what address code does in practice: `b % N` and `b & mask` keep b's stride, `b / N` (or `b >> c`)
+divides it exactly when it can and counts as 1 otherwise (neighbours differ by 0 or 1), and a phi or
+select takes its operands' common stride, a zero stride giving way to the other (the worse
+footprint). A load from an address with stride 0 gives a value with stride 0; any other load, an
+atomic's result, or anything else whose operands move gives an irregular stride. Phis make the
+problem cyclic: each value's stride only goes up the lattice unvisited < 0 < s < irregular, so the
+fixed point comes within three rounds per value.
 
 It is a cost-model analysis: it ignores integer overflow and stores between two loads, and a value
 computed in an inner loop and used after it counts as invariant in the outer loop. Nothing about
