@@ -98,7 +98,7 @@ def _compile(module: KernelModule, options: CompilerOptions) -> WorkGroupFunctio
         stats.disk_cache_hits += from_disk
         address = jit.load_object(data, module.entry_symbol, options.opt_level)
         compiled = WorkGroupFunction(address, module.local_size, module.static_local_bytes, module.private_bytes,
-                                     code_key=key)
+                                     code_key=key, group_tile=module.group_tile)
         _COMPILED[key] = compiled
         return compiled
 

@@ -135,3 +135,4 @@ class WorkGroupFunction:
     private_bytes: int = 0  # the part of static_local_bytes that is private storage, not __local memory
     check_sites: tuple = ()  # checked mode: ir.check_sites entries, indexed by CheckRecord.site
     code_key: str = ""  # the object cache's key of its code (cache.py): equal keys, equal code
+    group_tile: int | None = None  # group index -> group id in tiles of this many groups; None: row order

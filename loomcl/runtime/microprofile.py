@@ -95,10 +95,14 @@ class Candidate:
         return all(f.code_key == other.functions[size].code_key for size, f in self.functions.items())
 
     def same_layout(self, other: Candidate) -> bool:
-        """The arena holds the same: local arguments sit at the same offsets, the arena is as big."""
-        return all((f.static_local_bytes, f.private_bytes) == (other.functions[size].static_local_bytes,
-                                                                other.functions[size].private_bytes)
-                   for size, f in self.functions.items())
+        """The same groups for the same indices (a slice's groups must be the ones no other variant
+        runs: the walk over groups, in rows or tiles, must agree) and the same arena (local arguments
+        at the same offsets, as big)."""
+        return all(_layout(f) == _layout(other.functions[size]) for size, f in self.functions.items())
+
+
+def _layout(function) -> tuple:
+    return function.group_tile, function.static_local_bytes, function.private_bytes
 
 
 class Selection:

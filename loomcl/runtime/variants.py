@@ -29,6 +29,8 @@ VARIANTS: tuple[Variant, ...] = (
             "one vector iteration in flight: less code and register pressure for short work-item loops"),
     Variant("scalar", ("-loomcl-no-vectorize",),
             "no LLVM vectorizers: gathers and divergent code that vectorize at a loss"),
+    Variant("bfo", ("-loomcl-loop-order-bfo",),
+            "breadth-first order (Kim ch. 4) for every legal inner kernel loop, not only where strides favour it"),
 )
 
 DEFAULT = VARIANTS[0]

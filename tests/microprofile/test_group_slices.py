@@ -57,3 +57,18 @@ def test_a_slice_holds_only_the_regions_it_meets():
     part = GroupSlice(batch, (7, 8, 9), 5, 7)
     assert [(d.entry, d.launch - LAUNCH, d.first, d.count) for d in part.descs] == [(8, 1, -1, 3)]
     assert part.groups == 2 and part.request.count == 1 and part.request.total == 2
+
+
+def test_variants_must_walk_the_groups_alike():
+    """A variant that maps group indices to groups otherwise (tiles vs rows) or lays out the arena
+    otherwise is no candidate: its slices would run other groups than the default's."""
+    from loomcl.runtime.microprofile import Candidate
+
+    def candidate(tile, static=256, private=0):
+        function = SimpleNamespace(address=1, group_tile=tile, static_local_bytes=static, private_bytes=private)
+        return Candidate("v", {(16, 16, 1): function}, ((16, 16, 1),))
+
+    assert candidate(None).same_layout(candidate(None)) and candidate(32).same_layout(candidate(32))
+    assert not candidate(None).same_layout(candidate(32))
+    assert not candidate(None).same_layout(candidate(None, static=512))
+    assert not candidate(None).same_layout(candidate(None, private=128))

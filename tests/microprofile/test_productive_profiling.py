@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import loomcl as cl
-from loomcl.runtime import microprofile
+from loomcl.runtime import microprofile, variants
 
 from profiled import CountingLaunch, expected_out, grew, selection_of, snapshot
 
@@ -81,13 +81,14 @@ def test_small_launches_run_the_default_and_gather_rounds(ctx, queue, monkeypatc
     monkeypatch.setattr(microprofile, "SLICE_NS", 0)  # slices of the smallest size: known room
     monkeypatch.setattr(microprofile, "MIN_SLICE_PER_THREAD", 1)
     monkeypatch.setattr(microprofile, "ROUNDS", 8)  # more than one small launch has room for
+    monkeypatch.setattr(microprofile, "DROP_RATIO", 1e9)  # every variant stays in the race
     threads = microprofile_threads()
     tiny = CountingLaunch(ctx, queue, 64, 64)  # one group: no room for a round
     before = snapshot()
     tiny()
     assert grew(before, "profiled_launches") == 0 and not selection_of(tiny.kernel).rounds
-    # room for 12 slices of `threads` groups: rounds of two slices per variant, the first calibrating
-    small = CountingLaunch(ctx, queue, 64 * 12 * threads, 64)
+    # room for two rounds of two slices of `threads` groups per variant: the first calibrates
+    small = CountingLaunch(ctx, queue, 64 * 4 * len(variants.VARIANTS) * threads, 64)
     small()
     selection = selection_of(small.kernel)
     assert 0 < len(selection.rounds) < microprofile.ROUNDS and selection.winner is None
