@@ -74,6 +74,34 @@ def test_a_2d_launch_with_tails_writes_each_group_once(ctx, queue):
     np.testing.assert_array_equal(hits, sizes.reshape(-1))
 
 
+def test_a_kernel_walking_its_groups_in_tiles_runs_each_group_once(ctx, queue):
+    """A transpose walks its output down the columns: its groups run in tiles (group-order), in
+    every variant alike, and each profiling slice runs its own groups."""
+    source = """
+    kernel void transpose(global const float *in, global float *out, global int *hits, int n) {
+        size_t x = get_global_id(0), y = get_global_id(1);
+        out[x * n + y] = in[y * n + x];
+        atomic_inc(&hits[get_group_id(1) * get_num_groups(0) + get_group_id(0)]);
+    }"""
+    n = 1024
+    a = np.random.default_rng(5).random((n, n), dtype=np.float32)
+    out, hits = np.zeros_like(a), np.zeros((n // 16) ** 2, np.int32)
+    mf = cl.mem_flags
+    a_buf = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=a)
+    out_buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=out)
+    hits_buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=hits)
+    kernel = cl.Program(ctx, source).build().transpose
+    before = snapshot()
+    kernel(queue, (n, n), (16, 16), a_buf, out_buf, hits_buf, np.int32(n))
+    cl.enqueue_copy(queue, out, out_buf)
+    cl.enqueue_copy(queue, hits, hits_buf)
+    queue.finish()
+    assert grew(before, "profiled_launches") == 1
+    assert selection_of(kernel).default.functions[(16, 16, 1)].group_tile  # (the walk under test)
+    np.testing.assert_array_equal(hits, np.full(hits.size, 256))
+    np.testing.assert_array_equal(out, a.T)
+
+
 def test_small_launches_run_the_default_and_gather_rounds(ctx, queue, monkeypatch):
     """Launches with room for less than ROUNDS rounds add what they can; a launch with room for none
     runs the default alone; the choice comes when the rounds are complete."""
