@@ -18,8 +18,8 @@ same kernel, so a group's outputs are the same whichever computes it (Kim 7.2.2,
 productive"). The groups between the rounds run afterwards with the winner, or before the choice
 with the best variant so far (Kim's eager execution). After ROUNDS rounds, in one launch or gathered
 over several smaller ones, the variant with the lowest median of its per-round time relative to the
-round's fastest wins (a variant more than DROP_RATIO times slower than a round's fastest leaves the
-race at once, so that small launches, mostly profiling rounds, pay for a hopeless variant once): the normalization within a round cancels work that differs between rounds,
+round's fastest wins (a variant more than DROP_RATIO times slower than a round's fastest twice leaves
+the race, so that small launches, mostly profiling rounds, pay little for a hopeless variant): the normalization within a round cancels work that differs between rounds,
 the median a round that the machine disturbed. The winner is installed in the kernel's launch plans
 (LaunchPlan.install) and remembered on disk (choices.py); a later process compiles only the winner.
 
@@ -120,6 +120,7 @@ class Selection:
         self.ready = threading.Event()  # set when the candidates are known (or the winner was remembered)
         self._requested = False  # the background compile of the candidates was asked for
         self.remembered = False  # the winner came from disk (choices.py)
+        self._strikes: dict[str, int] = {}  # rounds in which a candidate was DROP_RATIO behind
 
     # -- compiling ------------------------------------------------------------------------------
 
@@ -190,7 +191,7 @@ class Selection:
 
     def worth_variants(self, groups: int) -> bool:
         """A launch like an earlier one that took MIN_LAUNCH_NS or more: start compiling variants."""
-        return not self._requested and self.estimate_ns * groups >= MIN_LAUNCH_NS
+        return not self._requested and self.estimate_ns > 0 and self.estimate_ns * groups >= MIN_LAUNCH_NS
 
     def _run_default(self, pool, batch, arena, block, image):
         start = time.perf_counter_ns()
@@ -279,13 +280,17 @@ class Selection:
     # -- choosing -------------------------------------------------------------------------------
 
     def _drop_hopeless(self, times: dict[str, float]) -> None:
-        """Candidates more than DROP_RATIO times slower than a round's fastest leave the race (a
-        scalar variant of a vectorizable kernel is 5-10x slower): a small launch whose groups are
-        mostly profiling rounds pays for them only once. (The forced winner of the tests stays.)"""
+        """A candidate more than DROP_RATIO times slower than the fastest in two rounds (the
+        calibrating one counts) leaves the race (a scalar variant of a vectorizable kernel is 5-10x
+        slower): a small launch whose groups are mostly profiling rounds pays for it twice, not
+        ROUNDS times. Two, since a slice that the machine preempted can look that slow once. (The
+        forced winner of the tests stays.)"""
         fastest = min(times.values())
+        for name, value in times.items():
+            if value > DROP_RATIO * fastest and value != fastest:
+                self._strikes[name] = self._strikes.get(name, 0) + 1
         forced = os.environ.get(FORCE_ENVIRONMENT, "")
-        self.candidates = [c for c in self.candidates if c.name not in times or c.name == forced
-                           or times[c.name] <= DROP_RATIO * fastest or times[c.name] == fastest]
+        self.candidates = [c for c in self.candidates if self._strikes.get(c.name, 0) < 2 or c.name == forced]
 
     def scores(self) -> dict[str, float]:
         """Per remaining variant, the median over rounds of its time relative to the round's fastest."""

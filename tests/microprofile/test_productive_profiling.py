@@ -140,14 +140,19 @@ def microprofile_threads() -> int:
 
 def test_variants_far_behind_leave_the_race(ctx, queue, monkeypatch):
     monkeypatch.setattr(microprofile, "DROP_RATIO", 0.0)  # all but a round's fastest are "far behind"
+    monkeypatch.setattr(microprofile, "ROUNDS", 1000)  # only the race can decide
     before = snapshot()
     launch = CountingLaunch(ctx, queue, RAGGED, 64)
     launch()
+    launches = 1
+    while launches < 5 and selection_of(launch.kernel).winner is None:
+        launch()
+        launches += 1
     selection = selection_of(launch.kernel)
     assert len(selection.candidates) == 1 and selection.winner is selection.candidates[0]
-    assert selection.rounds == [] and grew(before, "decisions") == 1  # decided by the calibrating round
+    assert grew(before, "decisions") == 1
     out, hits = launch.results()
-    np.testing.assert_array_equal(hits, launch.expected_hits(1))
+    np.testing.assert_array_equal(hits, launch.expected_hits(launches))
     np.testing.assert_array_equal(out, expected_out(launch.a))
 
 
