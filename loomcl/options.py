@@ -33,6 +33,8 @@ class CompilerOptions:
     """Fold `if (lid < s)` into work-item loop bounds (fold-local-id-guards)."""
     horizontal_loops: bool = True
     """Implicit barriers in barrier-free uniform inner loops (pocl 4.6); structured form only."""
+    register_blocking: bool = True
+    """Interchanged kernel loops run per strip of work-items, their state in registers (register-blocking)."""
     context_all: bool = False
     """Context arrays for every value crossing a barrier (no uniform slots); implies plain CBS."""
     ids_fit_int: bool = False
@@ -74,6 +76,7 @@ class CompilerOptions:
         "-loomcl-no-structured": ("structured", False),
         "-loomcl-no-fold-guards": ("fold_guards", False),
         "-loomcl-no-horizontal-loops": ("horizontal_loops", False),
+        "-loomcl-no-register-blocking": ("register_blocking", False),
         "-loomcl-context-all": ("context_all", True),
         "-loomcl-no-scalarize": ("scalarize", False),
         "-loomcl-no-parallel-metadata": ("parallel_metadata", False),
@@ -117,6 +120,11 @@ class CompilerOptions:
         """implicit-loop-barriers runs: only in the structured form, where the loop it makes becomes
         group-level scalar control flow (in plain CBS it would become a dispatcher loop)."""
         return self.horizontal_loops and self.uses_structured_form
+
+    @property
+    def uses_register_blocking(self) -> bool:
+        """register-blocking runs: it strips the loops that implicit-loop-barriers made group-level."""
+        return self.register_blocking and self.uses_horizontal_loops
 
     def prints_after(self, pass_name: str) -> bool:
         return pass_name in self.print_after or "all" in self.print_after

@@ -28,6 +28,8 @@ CONFIGS: dict[str, Config] = {c.name: c for c in [
            "no folding of local-id guards (if (lid < s)) into work-item loop bounds"),
     Config("nohoriz", "-loomcl-no-horizontal-loops", None,
            "no horizontal inner-loop parallelization: barrier-free uniform loops stay inside the work-item loops"),
+    Config("noblock", "-loomcl-no-register-blocking", None,
+           "interchanged kernel loops run over all work-items per iteration: their state in context arrays"),
     Config("1thread", "", 1, "one worker thread"),
     Config("check", "-loomcl-check", None,
            "checked mode: bounds checks on every access and barrier-divergence checks (the debugging mode)"),
