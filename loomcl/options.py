@@ -50,6 +50,8 @@ class CompilerOptions:
     """llvm.access.group + llvm.loop.parallel_accesses on work-item loops (pocl 4.2)."""
     vectorize: bool = True
     """LLVM's loop and SLP vectorizers."""
+    vectorize_x: bool = True
+    """x work-item loops inside y or z loops stay loops for LLVM's vectorizer (not unrolled first)."""
     interleave: bool = True
     """Loop interleaving (several vector iterations in flight)."""
     unroll: bool = True
@@ -81,6 +83,7 @@ class CompilerOptions:
         "-loomcl-no-scalarize": ("scalarize", False),
         "-loomcl-no-parallel-metadata": ("parallel_metadata", False),
         "-loomcl-no-vectorize": ("vectorize", False),
+        "-loomcl-no-vectorize-x": ("vectorize_x", False),
         "-loomcl-verify-each": ("verify_each", True),
         "-loomcl-check": ("checked", True),
     }

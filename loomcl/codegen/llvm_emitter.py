@@ -9,7 +9,10 @@ What it guarantees of the output:
   `distinct` access group (private memory is left to LLVM's own analysis), and the
   loop's latch branch carries `llvm.loop` with `parallel_accesses` and `mustprogress` (pocl 4.2;
   ../shared/LLVMLITE.md): LLVM vectorizes the work-item loop without proving the work-items
-  independent. `vectorize.enable` is left out: across the benchmark's 31 kernels it changed no
+  independent. An x loop inside a y or z loop also carries `unroll.disable` (option `vectorize_x`):
+  otherwise LLVM unrolls a short x loop (16 trips) completely before its loop vectorizer runs, which
+  then vectorizes the y loop instead, across rows: gathers and scatters where x was unit-stride
+  (sgemmTiled's tile loads, 33 -> 55 GFLOP/s on one core). `vectorize.enable` is left out: across the benchmark's 31 kernels it changed no
   vectorization decision, and where LLVM declines it made LLVM print "loop not vectorized" warnings
   to the user's stderr. Atomics get no access group: work-items do race on them; nor do volatile
   accesses, which LLVM must not widen;
@@ -218,10 +221,15 @@ class FunctionEmitter:
                 groups_of.setdefault(block, []).append(group)
             parts = [self.module.add_metadata(f'!{{!"llvm.loop.parallel_accesses", {group}}}'),
                      self.module.add_metadata('!{!"llvm.loop.mustprogress"}')]
+            if self.options.vectorize_x and loop.dim == 0 and self._has_outer_loop(loop):
+                parts.append(self.module.add_metadata('!{!"llvm.loop.unroll.disable"}'))
             self.loop_ids[loop.latch] = self.module.add_self_referential(parts)
         for block, groups in groups_of.items():
             self.access_groups[block] = groups[0] if len(groups) == 1 else \
                 self.module.add_metadata("!{" + ", ".join(groups) + "}")
+
+    def _has_outer_loop(self, loop) -> bool:
+        return any(other is not loop and loop.header in other.blocks for other in self.function.work_item_loops)
 
     def access_group(self, inst: ins.Instruction) -> str:
         """The access group of `inst`'s work-item loops. Only memory that OpenCL's race-freedom rule

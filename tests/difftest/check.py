@@ -42,7 +42,7 @@ INTERP_CONFIGS = {
 }
 NATIVE_CONFIGS = ["", "-loomcl-no-structured", "-loomcl-no-fold-guards", "-loomcl-no-horizontal-loops",
                   "-loomcl-no-register-blocking", "-loomcl-context-all", "-loomcl-no-scalarize", "-loomcl-no-parallel-metadata",
-                  "-loomcl-no-vectorize", "-loomcl-check"]
+                  "-loomcl-no-vectorize", "-loomcl-no-vectorize-x", "-loomcl-check"]
 REFERENCE_STEPS = 3_000_000
 WORK_GROUP_STEPS = 6_000_000
 
