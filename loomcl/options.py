@@ -35,6 +35,8 @@ class CompilerOptions:
     """Implicit barriers in barrier-free uniform inner loops (pocl 4.6); structured form only."""
     register_blocking: bool = True
     """Interchanged kernel loops run per strip of work-items, their state in registers (register-blocking)."""
+    transpose_private: bool = True
+    """Private arrays' context arrays element-major, unit-stride along x (transpose-private-arrays)."""
     context_all: bool = False
     """Context arrays for every value crossing a barrier (no uniform slots); implies plain CBS."""
     ids_fit_int: bool = False
@@ -79,6 +81,7 @@ class CompilerOptions:
         "-loomcl-no-fold-guards": ("fold_guards", False),
         "-loomcl-no-horizontal-loops": ("horizontal_loops", False),
         "-loomcl-no-register-blocking": ("register_blocking", False),
+        "-loomcl-no-transpose-private": ("transpose_private", False),
         "-loomcl-context-all": ("context_all", True),
         "-loomcl-no-scalarize": ("scalarize", False),
         "-loomcl-no-parallel-metadata": ("parallel_metadata", False),

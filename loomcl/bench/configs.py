@@ -32,6 +32,8 @@ CONFIGS: dict[str, Config] = {c.name: c for c in [
            "interchanged kernel loops run over all work-items per iteration: their state in context arrays"),
     Config("novecx", "-loomcl-no-vectorize-x", None,
            "LLVM may unroll short x work-item loops before vectorizing: it then vectorizes across y"),
+    Config("notranspose", "-loomcl-no-transpose-private", None,
+           "private arrays' context arrays work-item-major: p[j] strided across work-items"),
     Config("1thread", "", 1, "one worker thread"),
     Config("check", "-loomcl-check", None,
            "checked mode: bounds checks on every access and barrier-divergence checks (the debugging mode)"),

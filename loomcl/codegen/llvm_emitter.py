@@ -9,10 +9,9 @@ What it guarantees of the output:
   `distinct` access group (private memory is left to LLVM's own analysis), and the
   loop's latch branch carries `llvm.loop` with `parallel_accesses` and `mustprogress` (pocl 4.2;
   ../shared/LLVMLITE.md): LLVM vectorizes the work-item loop without proving the work-items
-  independent. An x loop inside a y or z loop also carries `unroll.disable` (option `vectorize_x`):
-  otherwise LLVM unrolls a short x loop (16 trips) completely before its loop vectorizer runs, which
-  then vectorizes the y loop instead, across rows: gathers and scatters where x was unit-stride
-  (sgemmTiled's tile loads, 33 -> 55 GFLOP/s on one core). `vectorize.enable` is left out: across the benchmark's 31 kernels it changed no
+  independent. Unroll hints (unroll_hints.py, option `vectorize_x`) keep x loops for the vectorizer:
+  an x loop inside a y or z loop carries `unroll.disable`, and a short kernel loop inside an x loop
+  `unroll.full`. `vectorize.enable` is left out: across the benchmark's 31 kernels it changed no
   vectorization decision, and where LLVM declines it made LLVM print "loop not vectorized" warnings
   to the user's stderr. Atomics get no access group: work-items do race on them; nor do volatile
   accesses, which LLVM must not widen;
@@ -32,7 +31,7 @@ from ..ir.function import Block, Function
 from ..ir.values import Constant, GlobalVariable, Undef, Value, VectorConstant
 from ..options import CompilerOptions
 from .errors import CodegenError
-from . import llvm_libm_fmod
+from . import llvm_libm_fmod, unroll_hints
 from .llvm_checks import CheckEmitter
 from .llvm_image import HANDLERS as IMAGE_HANDLERS
 from .llvm_math import emit_math
@@ -211,25 +210,36 @@ class FunctionEmitter:
                     f"  {self.global_ref(gv)} = getelementptr inbounds i8, ptr {self.env.arena}, i64 {offset}")
 
     def _mark_parallel_loops(self) -> None:
-        """One distinct access group per work-item loop; a block in nested loops lists all of them."""
-        if not self.options.parallel_metadata:
-            return
+        """One distinct access group per work-item loop; a block in nested loops lists all of them.
+        The latches' loop ids also carry the unroll hints of `unroll_hints` (option `vectorize_x`)."""
+        parts_of: dict[Block, list[str]] = {}
+        if self.options.vectorize_x:
+            disable = self.module.add_metadata('!{!"llvm.loop.unroll.disable"}')
+            for loop in unroll_hints.x_loops_kept(self.function):
+                parts_of.setdefault(loop.latch, []).append(disable)
+        if self.options.parallel_metadata:
+            self._add_access_groups(parts_of)
+        for block, parts in parts_of.items():
+            self.loop_ids[block] = self.module.add_self_referential(parts)
+        if self.options.vectorize_x:
+            full = self.module.add_metadata('!{!"llvm.loop.unroll.full"}')
+            for loop in unroll_hints.kernel_loops_unrolled(self.function):
+                loop_id = self.module.add_self_referential([full])
+                for latch in loop.latches:
+                    self.loop_ids.setdefault(latch, loop_id)
+
+    def _add_access_groups(self, parts_of: dict[Block, list[str]]) -> None:
         groups_of: dict[Block, list[str]] = {}
         for loop in self.function.work_item_loops:
             group = self.module.add_metadata("distinct !{}")
             for block in loop.blocks:
                 groups_of.setdefault(block, []).append(group)
-            parts = [self.module.add_metadata(f'!{{!"llvm.loop.parallel_accesses", {group}}}'),
-                     self.module.add_metadata('!{!"llvm.loop.mustprogress"}')]
-            if self.options.vectorize_x and loop.dim == 0 and self._has_outer_loop(loop):
-                parts.append(self.module.add_metadata('!{!"llvm.loop.unroll.disable"}'))
-            self.loop_ids[loop.latch] = self.module.add_self_referential(parts)
+            parts_of.setdefault(loop.latch, [])[:0] = [
+                self.module.add_metadata(f'!{{!"llvm.loop.parallel_accesses", {group}}}'),
+                self.module.add_metadata('!{!"llvm.loop.mustprogress"}')]
         for block, groups in groups_of.items():
             self.access_groups[block] = groups[0] if len(groups) == 1 else \
                 self.module.add_metadata("!{" + ", ".join(groups) + "}")
-
-    def _has_outer_loop(self, loop) -> bool:
-        return any(other is not loop and loop.header in other.blocks for other in self.function.work_item_loops)
 
     def access_group(self, inst: ins.Instruction) -> str:
         """The access group of `inst`'s work-item loops. Only memory that OpenCL's race-freedom rule

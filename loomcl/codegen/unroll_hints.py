@@ -1,0 +1,58 @@
+"""Which loops LLVM is told to unroll or not, so that its loop vectorizer works across x work-items.
+
+LLVM's loop vectorizer takes innermost loops only, and its full unroller runs before it. Left alone it
+often picks the wrong loop of a work-group function:
+
+* an x work-item loop of few trips (16) inside a y loop is unrolled away, and the y loop is then
+  vectorized across rows: gathers and scatters where x was unit-stride (sgemmTiled's tile loads).
+  Such x loops get `llvm.loop.unroll.disable`;
+* a short kernel loop inside an x loop whose body is too big for the unroller's threshold
+  (dgemmBlocked's `for (k < 16) for (w < 4)`) stays a loop, innermost, so the x loop around it is
+  not vectorized at all, and its accumulators become a floating-point reduction the vectorizer may
+  not reorder. Kernel loops with a constant trip count of at most MAX_TRIPS (with their nested
+  ones, at most MAX_UNROLLED_INSTRUCTIONS instructions once unrolled) get `llvm.loop.unroll.full`.
+  implicit-loop-barriers already counts on such loops being unrolled (its MAX_UNROLLED_TRIPS).
+
+Both are the option `vectorize_x` (`-loomcl-no-vectorize-x`).
+"""
+from __future__ import annotations
+
+from ..analysis.loops import Loop, LoopInfo
+from ..ir.function import Function, WorkItemLoop
+from ..transforms.implicit_loop_barriers import MAX_UNROLLED_TRIPS, constant_trip_count
+
+MAX_TRIPS = MAX_UNROLLED_TRIPS
+MAX_UNROLLED_INSTRUCTIONS = 4096
+
+
+def x_loops_kept(function: Function) -> list[WorkItemLoop]:
+    """The x work-item loops inside a y or z loop."""
+    loops = function.work_item_loops
+    return [loop for loop in loops if loop.dim == 0 and
+            any(other is not loop and loop.header in other.blocks for other in loops)]
+
+
+def kernel_loops_unrolled(function: Function) -> list[Loop]:
+    """Kernel loops inside an x work-item loop with a small constant trip count, outermost first."""
+    x_blocks = [loop.blocks for loop in function.work_item_loops if loop.dim == 0]
+    if not x_blocks:
+        return []
+    headers = {loop.header for loop in function.work_item_loops}
+    info = LoopInfo(function)
+    trips: dict[Loop, int] = {}
+    for loop in sorted(info.loops, key=lambda lp: -len(lp.blocks)):
+        if loop.header in headers or not any(loop.header in blocks and loop.blocks <= blocks for blocks in x_blocks):
+            continue
+        count = constant_trip_count(loop, function.local_size, MAX_TRIPS)
+        if count is None:
+            continue
+        outer = 1
+        parent = loop.parent
+        while parent is not None:
+            outer *= trips.get(parent, 1)
+            parent = parent.parent
+        size = sum(len(b.instructions) for b in loop.blocks)
+        if size * count * outer <= MAX_UNROLLED_INSTRUCTIONS:
+            trips[loop] = count
+    return list(trips)
+
