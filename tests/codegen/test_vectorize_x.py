@@ -1,7 +1,7 @@
 """The x work-item loop of a 2D nest stays a loop for LLVM's vectorizer (option `vectorize_x`): its
 latch carries `llvm.loop.unroll.disable`, so LLVM vectorizes across x (unit stride) instead of fully
 unrolling the 16-trip x loop and vectorizing the y loop across rows (scatters into the tile)."""
-import numpy as np
+import re
 
 from loomcl import codegen
 from loomcl.compiler import build
@@ -32,8 +32,16 @@ def _function(local_size):
     return work_group_function(build(TILE_LOAD).module, "tile_load", local_size)
 
 
+def _loops_with(text, hint):
+    """How many loop ids (`distinct !{!self, ...}`) list the metadata node `!{!"HINT"}`."""
+    node = re.search(rf'^(![0-9]+) = !{{!"{hint}"}}$', text, re.M)
+    if node is None:
+        return 0
+    return len(re.findall(rf'^(![0-9]+) = distinct !{{\1, .*{node.group(1)}\b', text, re.M))
+
+
 def _unroll_disabled_latches(text):
-    return text.count('!"llvm.loop.unroll.disable"')
+    return _loops_with(text, "llvm.loop.unroll.disable")
 
 
 def test_x_loops_of_2d_nests_keep_their_loop():
@@ -53,3 +61,10 @@ def test_tile_load_is_vectorized_across_x_without_scatters():
     assert "llvm.masked.scatter" not in codegen.llvm_ir(f, options=ON)
     if host_info.vector_bytes() == 64:  # AVX-512 has scatters: what the option avoids
         assert "llvm.masked.scatter" in codegen.llvm_ir(f, options=OFF)
+
+
+def test_short_kernel_loops_inside_x_loops_are_unrolled_fully():
+    """The k loop (16 trips) of the compute nest; not the t loop (a group-level loop)."""
+    text = codegen.llvm_ir(_function((16, 16)), options=ON, optimized=False)
+    assert _loops_with(text, "llvm.loop.unroll.full") == 1
+    assert _loops_with(codegen.llvm_ir(_function((16, 16)), options=OFF, optimized=False), "llvm.loop.unroll.full") == 0
