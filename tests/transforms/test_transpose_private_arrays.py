@@ -37,8 +37,8 @@ __kernel void varying_index(__global float *out, __local float *t, int n) {
   for (int k = 0; k < n; k++) h[(lid + k) % 5] += t[k % get_local_size(0)];
   out[get_global_id(0)] = h[0] - h[1] + h[2] * 2.0f + h[3] * 4.0f + h[4] * 8.0f;
 }""",
-    # (kept with -loomcl-no-scalarize: a vector load is not an element access)
-    # a vector load of the array's elements: scalarize-vectors makes it element loads
+    # a vector load of the array's elements: scalarize-vectors makes it element loads (without
+    # scalarize-vectors a vector load is not an element access, and the array is kept)
     "vector_access": r"""
 __kernel void vector_access(__global int *out, __local int *t) {
   int lid = get_local_id(0), a[4] = {lid, 1, 2, 3};
