@@ -128,6 +128,12 @@ class CompilerOptions:
         return self.horizontal_loops and self.uses_structured_form
 
     @property
+    def uses_transpose_private(self) -> bool:
+        """transpose-private-arrays runs: the element-major layout pays where the x loop is the one
+        LLVM vectorizes (`vectorize_x`); across j (the old layout's SLP choice) it would not."""
+        return self.transpose_private and self.vectorize_x
+
+    @property
     def uses_register_blocking(self) -> bool:
         """register-blocking runs: it strips the loops that implicit-loop-barriers made group-level."""
         return self.register_blocking and self.uses_horizontal_loops

@@ -217,6 +217,10 @@ class FunctionEmitter:
             disable = self.module.add_metadata('!{!"llvm.loop.unroll.disable"}')
             for loop in unroll_hints.x_loops_kept(self.function):
                 parts_of.setdefault(loop.latch, []).append(disable)
+                width = unroll_hints.whole_loop_width(loop)
+                if width:
+                    parts_of[loop.latch].append(
+                        self.module.add_metadata(f'!{{!"llvm.loop.vectorize.width", i32 {width}}}'))
         if self.options.parallel_metadata:
             self._add_access_groups(parts_of)
         for block, parts in parts_of.items():

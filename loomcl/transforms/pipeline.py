@@ -111,7 +111,7 @@ PIPELINE: tuple[Step, ...] = (
     Step(simplify, "fold_guards", "removes the folded guards' unreachable skip paths", name="simplify-folded"),
     Step(hoist_invariants, None, "on the final loops: no uniform division left for LLVM to predicate"),
     Step(register_blocking, "uses_register_blocking", "needs 3c's loops and the final nests, after guard folding"),
-    Step(transpose_private_arrays, "transpose_private", "rewrites the final form's context-array accesses"),
+    Step(transpose_private_arrays, "uses_transpose_private", "rewrites the final form's context-array accesses"),
 )
 
 PASS_NAMES = tuple(step.pass_name for step in PIPELINE)

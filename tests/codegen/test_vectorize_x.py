@@ -68,3 +68,14 @@ def test_short_kernel_loops_inside_x_loops_are_unrolled_fully():
     text = codegen.llvm_ir(_function((16, 16)), options=ON, optimized=False)
     assert _loops_with(text, "llvm.loop.unroll.full") == 1
     assert _loops_with(codegen.llvm_ir(_function((16, 16)), options=OFF, optimized=False), "llvm.loop.unroll.full") == 0
+
+
+DOUBLE_TILE = TILE_LOAD.replace("float", "double")
+
+
+def test_x_loops_of_16_doubles_run_in_one_vector_iteration():
+    f = work_group_function(build(DOUBLE_TILE).module, "tile_load", (16, 4))
+    text = codegen.llvm_ir(f, options=ON, optimized=False)
+    assert re.search(r'!{!"llvm.loop.vectorize.width", i32 16}', text)
+    floats = codegen.llvm_ir(_function((16, 16)), options=ON, optimized=False)
+    assert "llvm.loop.vectorize.width" not in floats  # LLVM takes 16 floats by itself
