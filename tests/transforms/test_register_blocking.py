@@ -159,6 +159,20 @@ __kernel void own_barrier(__global int *out, __local int *t, int n) {
     assert not _strip_phis(f)
 
 
+def test_not_where_work_items_stream_memory():
+    """sgemmNaive's shape: B[k * n + col] per work-item; strips would lose the rows' shared reads."""
+    src = r"""
+__kernel void matmul(__global const float *A, __global const float *B, __global float *C, int n) {
+  int col = get_global_id(0), row = get_global_id(1);
+  float acc = 0.0f;
+  for (int k = 0; k < n; k++) acc += A[row * n + k] * B[k * n + col];
+  C[row * n + col] = acc;
+}"""
+    f = work_group_function(build(src).module, "matmul", (16, 16, 1), ON)
+    assert not _strip_phis(f)
+    assert any(not w.blocks.isdisjoint(_blocks_of_loop_with(f, "k")) for w in f.work_item_loops)  # still BFO
+
+
 def test_off_switch():
     f = work_group_function(build(KERNELS["chains"]).module, "chains", (64, 1, 1), OFF)
     assert not _strip_phis(f)
