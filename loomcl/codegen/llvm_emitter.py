@@ -179,7 +179,7 @@ class FunctionEmitter:
     def emit(self, symbol: str, linkage: str = "internal", attributes: str = "#0",
              extra_params: tuple[str, ...] = ()) -> str:
         """The whole `define` text; also registers it with the module."""
-        self._mark_parallel_loops()
+        self._mark_loops()
         params = [f"{llvm_type(p.type)} {self.ref(p)}" for p in self.function.params]
         self._emit_entry_prologue()
         for block in self.function.blocks:
@@ -209,7 +209,7 @@ class FunctionEmitter:
                 self.entry_lines.append(
                     f"  {self.global_ref(gv)} = getelementptr inbounds i8, ptr {self.env.arena}, i64 {offset}")
 
-    def _mark_parallel_loops(self) -> None:
+    def _mark_loops(self) -> None:
         """One distinct access group per work-item loop; a block in nested loops lists all of them.
         The latches' loop ids also carry the unroll hints of `unroll_hints` (option `vectorize_x`)."""
         parts_of: dict[Block, list[str]] = {}
