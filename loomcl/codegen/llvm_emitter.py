@@ -213,11 +213,12 @@ class FunctionEmitter:
         """One distinct access group per work-item loop; a block in nested loops lists all of them.
         The latches' loop ids also carry the unroll hints of `unroll_hints` (option `vectorize_x`)."""
         parts_of: dict[Block, list[str]] = {}
+        unrolled = unroll_hints.kernel_loops_unrolled(self.function) if self.options.vectorize_x else []
         if self.options.vectorize_x:
             disable = self.module.add_metadata('!{!"llvm.loop.unroll.disable"}')
             for loop in unroll_hints.x_loops_kept(self.function):
                 parts_of.setdefault(loop.latch, []).append(disable)
-                width = unroll_hints.whole_loop_width(loop)
+                width = unroll_hints.whole_loop_width(loop, unrolled)
                 if width:
                     parts_of[loop.latch].append(
                         self.module.add_metadata(f'!{{!"llvm.loop.vectorize.width", i32 {width}}}'))
@@ -227,7 +228,7 @@ class FunctionEmitter:
             self.loop_ids[block] = self.module.add_self_referential(parts)
         if self.options.vectorize_x:
             full = self.module.add_metadata('!{!"llvm.loop.unroll.full"}')
-            for loop in unroll_hints.kernel_loops_unrolled(self.function):
+            for loop in unrolled:
                 loop_id = self.module.add_self_referential([full])
                 for latch in loop.latches:
                     self.loop_ids.setdefault(latch, loop_id)

@@ -41,15 +41,26 @@ def x_loops_kept(function: Function) -> list[WorkItemLoop]:
             any(other is not loop and loop.header in other.blocks for other in loops)]
 
 
-def whole_loop_width(loop: WorkItemLoop) -> int | None:
+def whole_loop_width(loop: WorkItemLoop, unrolled: list[Loop]) -> int | None:
     """The vectorization width that runs a kept x loop in one vector iteration, where LLVM would
-    otherwise take two (16 trips, the widest element accessed 8 bytes); None elsewhere."""
+    otherwise take two (16 trips, the widest element accessed 8 bytes); None elsewhere. A width
+    forces vectorization, and LLVM prints a warning on the user's stderr where it then cannot (an
+    early exit, a branch it cannot predicate), so only a body that is straight-line once the
+    `unrolled` kernel loops are gone gets one: its only branches are their exit tests."""
     lower, upper = loop.lower, loop.upper
     if not (isinstance(lower, Constant) and lower.value == 0 and isinstance(upper, Constant)
             and upper.value == WHOLE_LOOP_TRIPS):
         return None
+    loop_tests = {block for inner in unrolled for block, _ in inner.exits()}
+    blocks = loop.blocks
+    for block in blocks:
+        term = block.terminator
+        if block is not loop.latch and not isinstance(term, ins.Jump) and block not in loop_tests:
+            return None
+        if any(isinstance(i, (ins.AtomicRMW, ins.AtomicCmpXchg)) for i in block.instructions):
+            return None
     sizes = [(i.type if isinstance(i, ins.Load) else i.value.type).size
-             for b in loop.blocks for i in b.instructions if isinstance(i, (ins.Load, ins.Store))]
+             for b in blocks for i in b.instructions if isinstance(i, (ins.Load, ins.Store))]
     return WHOLE_LOOP_TRIPS if sizes and max(sizes) == 8 else None
 
 
