@@ -37,6 +37,9 @@ class CompilerOptions:
     """Interchanged kernel loops run per strip of work-items, their state in registers (register-blocking)."""
     transpose_private: bool = True
     """Private arrays' context arrays element-major, unit-stride along x (transpose-private-arrays)."""
+    loop_order: str = "locality"
+    """Which legal kernel loops implicit-loop-barriers interchanges with the work-item loop:
+    "locality" (Kim's stride rule, transforms/loop_order.py) or "bfo" (every innermost one)."""
     context_all: bool = False
     """Context arrays for every value crossing a barrier (no uniform slots); implies plain CBS."""
     ids_fit_int: bool = False
@@ -53,8 +56,15 @@ class CompilerOptions:
     vectorize: bool = True
     """LLVM's loop and SLP vectorizers."""
     vectorize_x: bool = True
-    """x work-item loops inside y or z loops stay loops for LLVM's vectorizer (not unrolled first)."""
+    """Short kernel loops inside x work-item loops unrolled fully, rolled x loops of 16 doubles
+    vectorized 16 wide, so the x loop is what LLVM vectorizes (codegen/unroll_hints.py)."""
     interleave: bool = True
+    roll_small_x_loops: bool = True
+    tiled_group_order: bool = True
+    """Kernels that walk arrays down their columns get their work-groups in tiles of groups, not
+    row by row (transforms/group_order.py)."""
+    """x work-item loops of at most 64 work-items kept from LLVM's full unroll, so that its loop
+    vectorizer gets them (codegen/llvm_emitter.py)."""
     """Loop interleaving (several vector iterations in flight)."""
     unroll: bool = True
     opt_level: int = 3
@@ -83,10 +93,13 @@ class CompilerOptions:
         "-loomcl-no-register-blocking": ("register_blocking", False),
         "-loomcl-no-transpose-private": ("transpose_private", False),
         "-loomcl-context-all": ("context_all", True),
+        "-loomcl-loop-order-bfo": ("loop_order", "bfo"),
         "-loomcl-no-scalarize": ("scalarize", False),
         "-loomcl-no-parallel-metadata": ("parallel_metadata", False),
         "-loomcl-no-vectorize": ("vectorize", False),
         "-loomcl-no-vectorize-x": ("vectorize_x", False),
+        "-loomcl-unroll-small-x-loops": ("roll_small_x_loops", False),
+        "-loomcl-row-group-order": ("tiled_group_order", False),
         "-loomcl-verify-each": ("verify_each", True),
         "-loomcl-check": ("checked", True),
     }
@@ -130,8 +143,9 @@ class CompilerOptions:
     @property
     def uses_transpose_private(self) -> bool:
         """transpose-private-arrays runs: the element-major layout pays where the x loop is the one
-        LLVM vectorizes (`vectorize_x`); across j (the old layout's SLP choice) it would not."""
-        return self.transpose_private and self.vectorize_x
+        LLVM vectorizes (`vectorize_x`, `roll_small_x_loops`); across j (the old layout's SLP
+        choice) it would not."""
+        return self.transpose_private and self.vectorize_x and self.roll_small_x_loops
 
     @property
     def uses_register_blocking(self) -> bool:

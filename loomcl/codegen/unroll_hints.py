@@ -5,7 +5,7 @@ often picks the wrong loop of a work-group function:
 
 * an x work-item loop of few trips (16) inside a y loop is unrolled away, and the y loop is then
   vectorized across rows: gathers and scatters where x was unit-stride (sgemmTiled's tile loads).
-  Such x loops get `llvm.loop.unroll.disable`;
+  Such x loops are kept rolled (llvm_emitter.py's `_keep_rolled`, option `roll_small_x_loops`);
 * a short kernel loop inside an x loop whose body is too big for the unroller's threshold
   (dgemmBlocked's `for (k < 16) for (w < 4)`) stays a loop, innermost, so the x loop around it is
   not vectorized at all, and its accumulators become a floating-point reduction the vectorizer may
@@ -13,13 +13,13 @@ often picks the wrong loop of a work-group function:
   ones, at most MAX_UNROLLED_INSTRUCTIONS instructions once unrolled) get `llvm.loop.unroll.full`.
   implicit-loop-barriers already counts on such loops being unrolled (its MAX_UNROLLED_TRIPS).
 
-* a kept x loop of WHOLE_LOOP_TRIPS (16) trips over 8-byte elements would be vectorized 8 wide (one
+* a rolled x loop of WHOLE_LOOP_TRIPS (16) trips over 8-byte elements would be vectorized 8 wide (one
   AVX-512 register of doubles) and run twice; LLVM then hoists what is invariant across x out of it
   and, out of registers, spills it to a table it reloads (dgemmBlocked's 64 broadcasts of a_tile per
   row: 18.5 -> 24.5 GFLOP/s on one core with the hint). Such loops get `llvm.loop.vectorize.width`
   16: one vector iteration, the broadcasts folded into the multiplies.
 
-All three are the option `vectorize_x` (`-loomcl-no-vectorize-x`).
+The last two are the option `vectorize_x` (`-loomcl-no-vectorize-x`).
 """
 from __future__ import annotations
 
@@ -34,15 +34,8 @@ MAX_UNROLLED_INSTRUCTIONS = 4096
 WHOLE_LOOP_TRIPS = 16
 
 
-def x_loops_kept(function: Function) -> list[WorkItemLoop]:
-    """The x work-item loops inside a y or z loop."""
-    loops = function.work_item_loops
-    return [loop for loop in loops if loop.dim == 0 and
-            any(other is not loop and loop.header in other.blocks for other in loops)]
-
-
 def whole_loop_width(loop: WorkItemLoop, unrolled: list[Loop]) -> int | None:
-    """The vectorization width that runs a kept x loop in one vector iteration, where LLVM would
+    """The vectorization width that runs a rolled x loop in one vector iteration, where LLVM would
     otherwise take two (16 trips, the widest element accessed 8 bytes); None elsewhere. A width
     forces vectorization, and LLVM prints a warning on the user's stderr where it then cannot (an
     early exit, a branch it cannot predicate), so only a body that is straight-line once the

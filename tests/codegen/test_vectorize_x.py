@@ -1,6 +1,7 @@
-"""The x work-item loop of a 2D nest stays a loop for LLVM's vectorizer (option `vectorize_x`): its
-latch carries `llvm.loop.unroll.disable`, so LLVM vectorizes across x (unit stride) instead of fully
-unrolling the 16-trip x loop and vectorizing the y loop across rows (scatters into the tile)."""
+"""The unroll hints that make LLVM vectorize the x work-item loop (codegen/unroll_hints.py, option
+`vectorize_x`): short kernel loops inside x loops get `llvm.loop.unroll.full`, rolled x loops of 16
+doubles a width of 16; with the rolled x loops (`roll_small_x_loops`) the tile loads of a tiled matmul
+are vector loads across x, not scatters across y."""
 import re
 
 from loomcl import codegen
@@ -40,27 +41,11 @@ def _loops_with(text, hint):
     return len(re.findall(rf'^(![0-9]+) = distinct !{{\1, .*{node.group(1)}\b', text, re.M))
 
 
-def _unroll_disabled_latches(text):
-    return _loops_with(text, "llvm.loop.unroll.disable")
-
-
-def test_x_loops_of_2d_nests_keep_their_loop():
-    f = _function((16, 16))
-    nests = sum(1 for loop in f.work_item_loops if loop.dim == 0)
-    text = codegen.llvm_ir(f, options=ON, optimized=False)
-    assert nests == 4 and _unroll_disabled_latches(text) == nests
-    assert _unroll_disabled_latches(codegen.llvm_ir(f, options=OFF, optimized=False)) == 0
-
-
-def test_not_for_1d_nests():
-    assert _unroll_disabled_latches(codegen.llvm_ir(_function((64, 1)), options=ON, optimized=False)) == 0
-
-
 def test_tile_load_is_vectorized_across_x_without_scatters():
     f = _function((16, 16))
     assert "llvm.masked.scatter" not in codegen.llvm_ir(f, options=ON)
-    if host_info.vector_bytes() == 64:  # AVX-512 has scatters: what the option avoids
-        assert "llvm.masked.scatter" in codegen.llvm_ir(f, options=OFF)
+    if host_info.vector_bytes() == 64:  # AVX-512 has scatters: what rolled x loops avoid
+        assert "llvm.masked.scatter" in codegen.llvm_ir(f, options=ON.replace(roll_small_x_loops=False))
 
 
 def test_short_kernel_loops_inside_x_loops_are_unrolled_fully():
