@@ -59,13 +59,13 @@ class CompilerOptions:
     """Short kernel loops inside x work-item loops unrolled fully, rolled x loops of 16 doubles
     vectorized 16 wide, so the x loop is what LLVM vectorizes (codegen/unroll_hints.py)."""
     interleave: bool = True
+    """Loop interleaving (several vector iterations in flight)."""
     roll_small_x_loops: bool = True
+    """x work-item loops of at most 64 work-items kept from LLVM's full unroll, so that its loop
+    vectorizer gets them (codegen/llvm_emitter.py)."""
     tiled_group_order: bool = True
     """Kernels that walk arrays down their columns get their work-groups in tiles of groups, not
     row by row (transforms/group_order.py)."""
-    """x work-item loops of at most 64 work-items kept from LLVM's full unroll, so that its loop
-    vectorizer gets them (codegen/llvm_emitter.py)."""
-    """Loop interleaving (several vector iterations in flight)."""
     unroll: bool = True
     opt_level: int = 3
     """LLVM's optimization level; -cl-opt-disable makes it 0."""
