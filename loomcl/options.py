@@ -37,6 +37,12 @@ class CompilerOptions:
     """Context arrays for every value crossing a barrier (no uniform slots); implies plain CBS."""
     ids_fit_int: bool = False
     """The launch's global ids fit in a C int (set by the runtime per launch, never by a switch)."""
+    streaming_stores: bool = True
+    """The runtime may ask for streaming (non-temporal) stores to large write-only buffers (`streaming`)."""
+    streaming: tuple[int, ...] = ()
+    """Parameters whose vector stores stream past the caches (set by the runtime per launch, never by
+    a switch: write-only, 64-byte aligned buffers larger than the last-level cache; launches whose
+    dimension-0 global offset and enqueued local size are multiples of 64; codegen/streaming_stores.py)."""
     scalarize: bool = True
     """Vector values become one scalar per lane, so work-item loops vectorize (scalarize-vectors)."""
     checked: bool = False
@@ -48,6 +54,9 @@ class CompilerOptions:
     """llvm.access.group + llvm.loop.parallel_accesses on work-item loops (pocl 4.2)."""
     vectorize: bool = True
     """LLVM's loop and SLP vectorizers."""
+    scalar_scatters: bool = True
+    """Stores to computed addresses stay scalar stores in vectorized loops, not scattered vector stores
+    (x86 `prefer-no-scatter`; codegen/target.py says why)."""
     interleave: bool = True
     """Loop interleaving (several vector iterations in flight)."""
     unroll: bool = True
@@ -78,6 +87,8 @@ class CompilerOptions:
         "-loomcl-no-scalarize": ("scalarize", False),
         "-loomcl-no-parallel-metadata": ("parallel_metadata", False),
         "-loomcl-no-vectorize": ("vectorize", False),
+        "-loomcl-no-scalar-scatters": ("scalar_scatters", False),
+        "-loomcl-no-streaming-stores": ("streaming_stores", False),
         "-loomcl-verify-each": ("verify_each", True),
         "-loomcl-check": ("checked", True),
     }
@@ -135,6 +146,8 @@ class CompilerOptions:
             key += " daz"
         if self.checked:
             key += " checked"
+        if self.streaming:
+            key += f" stream={','.join(map(str, self.streaming))}"
         return key
 
     def with_build_options(self, build) -> CompilerOptions:

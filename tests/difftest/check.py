@@ -41,7 +41,8 @@ INTERP_CONFIGS = {
 }
 NATIVE_CONFIGS = ["", "-loomcl-no-structured", "-loomcl-no-fold-guards", "-loomcl-no-horizontal-loops",
                   "-loomcl-context-all", "-loomcl-no-scalarize", "-loomcl-no-parallel-metadata",
-                  "-loomcl-no-vectorize", "-loomcl-check"]
+                  "-loomcl-no-vectorize", "-loomcl-no-scalar-scatters", "-loomcl-no-streaming-stores",
+                  "-loomcl-check"]
 REFERENCE_STEPS = 3_000_000
 WORK_GROUP_STEPS = 6_000_000
 
