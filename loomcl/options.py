@@ -11,7 +11,9 @@ process) is read once per build, by `split`.
 
 The benchmark switches techniques off to measure them (bench/configs.py names the variants).
 `ids_fit_int` has no switch: the runtime sets it per launch (every global id of the launch fits in
-a C int) and it is part of the work-group function's specialization key.
+a C int) and it is part of the work-group function's specialization key; so is `streaming` (the
+parameters whose stores stream past the caches: runtime/streaming.py decides, `streaming_stores`
+switches the decision off).
 """
 from __future__ import annotations
 
