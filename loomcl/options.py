@@ -35,6 +35,9 @@ class CompilerOptions:
     """Fold `if (lid < s)` into work-item loop bounds (fold-local-id-guards)."""
     horizontal_loops: bool = True
     """Implicit barriers in barrier-free uniform inner loops (pocl 4.6); structured form only."""
+    loop_order: str = "locality"
+    """Which legal kernel loops implicit-loop-barriers interchanges with the work-item loop:
+    "locality" (Kim's stride rule, transforms/loop_order.py) or "bfo" (every innermost one)."""
     context_all: bool = False
     """Context arrays for every value crossing a barrier (no uniform slots); implies plain CBS."""
     ids_fit_int: bool = False
@@ -60,6 +63,12 @@ class CompilerOptions:
     """Stores to computed addresses stay scalar stores in vectorized loops, not scattered vector stores
     (x86 `prefer-no-scatter`; codegen/target.py says why)."""
     interleave: bool = True
+    roll_small_x_loops: bool = True
+    tiled_group_order: bool = True
+    """Kernels that walk arrays down their columns get their work-groups in tiles of groups, not
+    row by row (transforms/group_order.py)."""
+    """x work-item loops of at most 64 work-items kept from LLVM's full unroll, so that its loop
+    vectorizer gets them (codegen/llvm_emitter.py)."""
     """Loop interleaving (several vector iterations in flight)."""
     unroll: bool = True
     opt_level: int = 3
@@ -86,11 +95,14 @@ class CompilerOptions:
         "-loomcl-no-fold-guards": ("fold_guards", False),
         "-loomcl-no-horizontal-loops": ("horizontal_loops", False),
         "-loomcl-context-all": ("context_all", True),
+        "-loomcl-loop-order-bfo": ("loop_order", "bfo"),
         "-loomcl-no-scalarize": ("scalarize", False),
         "-loomcl-no-parallel-metadata": ("parallel_metadata", False),
         "-loomcl-no-vectorize": ("vectorize", False),
         "-loomcl-no-scalar-scatters": ("scalar_scatters", False),
         "-loomcl-no-streaming-stores": ("streaming_stores", False),
+        "-loomcl-unroll-small-x-loops": ("roll_small_x_loops", False),
+        "-loomcl-row-group-order": ("tiled_group_order", False),
         "-loomcl-verify-each": ("verify_each", True),
         "-loomcl-check": ("checked", True),
     }

@@ -27,6 +27,9 @@ each `run(function, analyses) -> bool` (passes.py). Why they are in this order:
                     the barriers it adds, and before 5, which turns those loops into group-level
                     scalar loops; without 5 (the plain CBS form) the loop would become a dispatcher
                     loop instead, which costs more than it gains, so it is off there.
+ 3d. group-order (option `tiled_group_order`)   Chooses row or tiled order of the work-groups from
+                    the strides of the accesses along the group ids; reads SSA in work-item form
+                    (after 2 and 3, before 4 hoists the queries), changes no instruction.
  4. canonicalize-barriers   Puts barriers in blocks of their own, adds entry/exit barriers and
                     hoists queries to the prologue: the shape sub-CFG formation and the structured
                     form rely on. Nothing may merge blocks between this and sub-CFG formation, so
@@ -67,6 +70,7 @@ from ..ir.function import Function, Module
 from ..ir.printer import print_function
 from ..ir.verifier import VerificationError, verify_function
 from ..options import DEFAULT_OPTIONS, CompilerOptions
+from . import group_order
 from . import (canonicalize_barriers, fold_local_id_guards, hoist_invariants, implicit_loop_barriers, inline, insert_checks,
                mem2reg, narrow_work_item_ids, scalarize_vectors, simplify, structurize_uniform_barriers,
                subcfg_formation)
@@ -100,6 +104,7 @@ PIPELINE: tuple[Step, ...] = (
     Step(simplify, None, "folds what inline and mem2reg expose; no unreachable blocks for subcfg-formation"),
     Step(narrow_work_item_ids, "ids_fit_int",
          "matches lowering's id arithmetic on SSA, before canonicalize-barriers hoists the queries"),
+    Step(group_order, "tiled_group_order", "reads the strides of the work-item form (SSA, before 4)"),
     Step(implicit_loop_barriers, "uses_horizontal_loops",
          "needs SSA, its uniformity and folded trip counts; its barriers are canonicalized next"),
     Step(canonicalize_barriers, None, "the shape the next two rely on; nothing may merge blocks until then"),
@@ -137,7 +142,7 @@ def run_pipeline(function: Function, analyses: PassContext) -> None:
 
 def _run_step(step: Step, function: Function, analyses: PassContext) -> None:
     options = analyses.options
-    before = print_function(function) if options.verify_each else None
+    before = print_function(function, remarks=False) if options.verify_each else None
     changed = run_pass(step.pass_, function, analyses)
     if options.verify_each:
         _verify_after(step, function, changed, before)
@@ -150,7 +155,7 @@ def _verify_after(step: Step, function: Function, changed: bool, before: str) ->
         verify_function(function)
     except VerificationError as error:
         raise VerificationError(f"after {step.pass_name}:\n{error}") from None
-    if not changed and print_function(function) != before:
+    if not changed and print_function(function, remarks=False) != before:
         raise VerificationError(f"{step.pass_name} reported no change but changed @{function.name}")
 
 
