@@ -128,6 +128,12 @@ class CompiledProgram:
 
         return local_variable_bytes(self.module.functions[kernel_name])
 
+    def write_only_params(self, kernel_name: str) -> tuple[int, ...]:
+        """The kernel's `__global` pointer parameters that it only stores through."""
+        from .analysis.write_only_params import write_only_params
+
+        return write_only_params(self.module.functions[kernel_name])
+
     def work_group_ir(self, kernel_name: str, local_size: tuple[int, int, int], ids_fit_int: bool = False):
         """The kernel in work-group form for one local size. `ids_fit_int`: the launch promises that
         every global id fits in a C int (the runtime checks offset + global size)."""
@@ -140,11 +146,12 @@ class CompiledProgram:
 
     def work_group_function(self, kernel_name: str, local_size: tuple[int, int, int],
                             ids_fit_int: bool = False, image_formats: tuple = (),
-                            variant: tuple[str, ...] = ()) -> WorkGroupFunction:
+                            streaming: tuple[int, ...] = (), variant: tuple[str, ...] = ()) -> WorkGroupFunction:
         """`image_formats`: ((parameter index, channel order, data type), ...) of the launch's
         images; the image code is specialized for them (no dispatch on the format per texel), for
         the first MAX_IMAGE_FORMAT_VARIANTS combinations a kernel meets: the generic code serves
         the rest, so a program that runs a kernel on every format compiles it a few times only.
+        `streaming`: parameters whose vector stores stream past the caches (runtime/streaming.py).
         `variant`: `-loomcl-*` switches applied over the program's options (runtime/variants.py).
 
         Compiles run outside the program's lock, one per key: a variant compiled in the
@@ -156,7 +163,8 @@ class CompiledProgram:
                     image_formats = ()
                 else:
                     seen.add(tuple(image_formats))
-            key = (kernel_name, tuple(local_size), ids_fit_int, tuple(image_formats), tuple(variant))
+            key = (kernel_name, tuple(local_size), ids_fit_int, tuple(image_formats), tuple(streaming),
+                   tuple(variant))
             found = self._functions.get(key)
             if found is None:
                 found = self._functions[key] = Future()
@@ -173,12 +181,12 @@ class CompiledProgram:
         return found.result()
 
     def _compile(self, kernel_name: str, local_size: tuple[int, int, int], ids_fit_int: bool,
-                 image_formats: tuple, variant: tuple[str, ...]) -> WorkGroupFunction:
+                 image_formats: tuple, streaming: tuple[int, ...], variant: tuple[str, ...]) -> WorkGroupFunction:
         from .codegen import compile_work_group
 
         options = self.options.with_switches(variant)
         function = self._work_group_ir(kernel_name, local_size, options.replace(ids_fit_int=ids_fit_int))
-        options = options.replace(image_formats=image_formats) if image_formats else options
+        options = options.replace(image_formats=image_formats, streaming=streaming)
         return compile_work_group(function, self.kernels[kernel_name], options)
 
 

@@ -11,7 +11,9 @@ process) is read once per build, by `split`.
 
 The benchmark switches techniques off to measure them (bench/configs.py names the variants).
 `ids_fit_int` has no switch: the runtime sets it per launch (every global id of the launch fits in
-a C int) and it is part of the work-group function's specialization key.
+a C int) and it is part of the work-group function's specialization key; so is `streaming` (the
+parameters whose stores stream past the caches: runtime/streaming.py decides, `streaming_stores`
+switches the decision off).
 """
 from __future__ import annotations
 
@@ -33,6 +35,10 @@ class CompilerOptions:
     """Fold `if (lid < s)` into work-item loop bounds (fold-local-id-guards)."""
     horizontal_loops: bool = True
     """Implicit barriers in barrier-free uniform inner loops (pocl 4.6); structured form only."""
+    register_blocking: bool = True
+    """Interchanged kernel loops run per strip of work-items, their state in registers (register-blocking)."""
+    transpose_private: bool = True
+    """Private arrays' context arrays element-major, unit-stride along x (transpose-private-arrays)."""
     loop_order: str = "locality"
     """Which legal kernel loops implicit-loop-barriers interchanges with the work-item loop:
     "locality" (Kim's stride rule, transforms/loop_order.py) or "bfo" (every innermost one)."""
@@ -40,6 +46,12 @@ class CompilerOptions:
     """Context arrays for every value crossing a barrier (no uniform slots); implies plain CBS."""
     ids_fit_int: bool = False
     """The launch's global ids fit in a C int (set by the runtime per launch, never by a switch)."""
+    streaming_stores: bool = True
+    """The runtime may ask for streaming (non-temporal) stores to large write-only buffers (`streaming`)."""
+    streaming: tuple[int, ...] = ()
+    """Parameters whose vector stores stream past the caches (set by the runtime per launch, never by
+    a switch: write-only, 64-byte aligned buffers larger than the last-level cache; launches whose
+    dimension-0 global offset and enqueued local size are multiples of 64; codegen/streaming_stores.py)."""
     scalarize: bool = True
     """Vector values become one scalar per lane, so work-item loops vectorize (scalarize-vectors)."""
     checked: bool = False
@@ -51,14 +63,20 @@ class CompilerOptions:
     """llvm.access.group + llvm.loop.parallel_accesses on work-item loops (pocl 4.2)."""
     vectorize: bool = True
     """LLVM's loop and SLP vectorizers."""
+    vectorize_x: bool = True
+    """Short kernel loops inside x work-item loops unrolled fully, rolled x loops of 16 doubles
+    vectorized 16 wide, so the x loop is what LLVM vectorizes (codegen/unroll_hints.py)."""
+    scalar_scatters: bool = True
+    """Stores to computed addresses stay scalar stores in vectorized loops, not scattered vector stores
+    (x86 `prefer-no-scatter`; codegen/target.py says why)."""
     interleave: bool = True
+    """Loop interleaving (several vector iterations in flight)."""
     roll_small_x_loops: bool = True
+    """x work-item loops of at most 64 work-items kept from LLVM's full unroll, so that its loop
+    vectorizer gets them (codegen/llvm_emitter.py)."""
     tiled_group_order: bool = True
     """Kernels that walk arrays down their columns get their work-groups in tiles of groups, not
     row by row (transforms/group_order.py)."""
-    """x work-item loops of at most 64 work-items kept from LLVM's full unroll, so that its loop
-    vectorizer gets them (codegen/llvm_emitter.py)."""
-    """Loop interleaving (several vector iterations in flight)."""
     unroll: bool = True
     opt_level: int = 3
     """LLVM's optimization level; -cl-opt-disable makes it 0."""
@@ -89,6 +107,8 @@ class CompilerOptions:
         "-loomcl-no-structured": ("structured", False),
         "-loomcl-no-fold-guards": ("fold_guards", False),
         "-loomcl-no-horizontal-loops": ("horizontal_loops", False),
+        "-loomcl-no-register-blocking": ("register_blocking", False),
+        "-loomcl-no-transpose-private": ("transpose_private", False),
         "-loomcl-context-all": ("context_all", True),
         "-loomcl-loop-order-bfo": ("loop_order", "bfo"),
         "-loomcl-no-scalarize": ("scalarize", False),
@@ -96,6 +116,9 @@ class CompilerOptions:
         "-loomcl-no-vectorize": ("vectorize", False),
         "-loomcl-no-interleave": ("interleave", False),
         "-loomcl-no-microprofile": ("microprofile", False),
+        "-loomcl-no-vectorize-x": ("vectorize_x", False),
+        "-loomcl-no-scalar-scatters": ("scalar_scatters", False),
+        "-loomcl-no-streaming-stores": ("streaming_stores", False),
         "-loomcl-unroll-small-x-loops": ("roll_small_x_loops", False),
         "-loomcl-row-group-order": ("tiled_group_order", False),
         "-loomcl-verify-each": ("verify_each", True),
@@ -148,6 +171,18 @@ class CompilerOptions:
         group-level scalar control flow (in plain CBS it would become a dispatcher loop)."""
         return self.horizontal_loops and self.uses_structured_form
 
+    @property
+    def uses_transpose_private(self) -> bool:
+        """transpose-private-arrays runs: the element-major layout pays where the x loop is the one
+        LLVM vectorizes (`vectorize_x`, `roll_small_x_loops`); across j (the old layout's SLP
+        choice) it would not."""
+        return self.transpose_private and self.vectorize_x and self.roll_small_x_loops
+
+    @property
+    def uses_register_blocking(self) -> bool:
+        """register-blocking runs: it strips the loops that implicit-loop-barriers made group-level."""
+        return self.register_blocking and self.uses_horizontal_loops
+
     def prints_after(self, pass_name: str) -> bool:
         return pass_name in self.print_after or "all" in self.print_after
 
@@ -165,6 +200,8 @@ class CompilerOptions:
             key += " daz"
         if self.checked:
             key += " checked"
+        if self.streaming:
+            key += f" stream={','.join(map(str, self.streaming))}"
         return key
 
     def with_build_options(self, build) -> CompilerOptions:

@@ -9,7 +9,8 @@ What it guarantees of the output:
   `distinct` access group (private memory is left to LLVM's own analysis), and the
   loop's latch branch carries `llvm.loop` with `parallel_accesses` and `mustprogress` (pocl 4.2;
   ../shared/LLVMLITE.md): LLVM vectorizes the work-item loop without proving the work-items
-  independent. `vectorize.enable` is left out: across the benchmark's 31 kernels it changed no
+  independent. A short kernel loop inside an x loop carries `unroll.full`, and a rolled x loop of
+  16 doubles a width of 16 (unroll_hints.py, option `vectorize_x`). `vectorize.enable` is left out: across the benchmark's 31 kernels it changed no
   vectorization decision, and where LLVM declines it made LLVM print "loop not vectorized" warnings
   to the user's stderr. Atomics get no access group: work-items do race on them; nor do volatile
   accesses, which LLVM must not widen. An x loop of at most ROLLED_X_LOOP_TRIPS work-items also
@@ -35,13 +36,14 @@ from ..ir.function import Block, Function
 from ..ir.values import Constant, GlobalVariable, Undef, Value, VectorConstant
 from ..options import CompilerOptions
 from .errors import CodegenError
-from . import llvm_libm_fmod
+from . import llvm_libm_fmod, unroll_hints
 from .llvm_checks import CheckEmitter
 from .llvm_image import HANDLERS as IMAGE_HANDLERS
 from .llvm_math import emit_math
 from .llvm_module import LAUNCH_TYPE, ModuleText, quote
 from .llvm_printf import printf_helper
 from .llvm_types import format_constant, llvm_type
+from .streaming_stores import launch_value_lines
 
 ROLLED_X_LOOP_TRIPS = 64
 """The largest x loop kept from LLVM's full unroll (larger ones it does not fully unroll anyway)."""
@@ -53,6 +55,9 @@ _QUERY_FIELDS = {
     ins.Query.GLOBAL_OFFSET: "global_offset",
     ins.Query.WORK_DIM: "work_dim",
 }
+
+# What the runtime checks of a launch with streaming stores (streaming_stores.py).
+_STREAM_ALIGNED_QUERIES = (ins.Query.ENQUEUED_LOCAL_SIZE, ins.Query.GLOBAL_OFFSET)
 
 # A work-group runs on one thread, work-item after work-item, in a local arena no other thread sees:
 # atomics on __local memory need no lock prefix. They become plain read-modify-write sequences
@@ -186,7 +191,7 @@ class FunctionEmitter:
     def emit(self, symbol: str, linkage: str = "internal", attributes: str = "#0",
              extra_params: tuple[str, ...] = ()) -> str:
         """The whole `define` text; also registers it with the module."""
-        self._mark_parallel_loops()
+        self._mark_loops()
         params = [f"{llvm_type(p.type)} {self.ref(p)}" for p in self.function.params]
         self._emit_entry_prologue()
         for block in self.function.blocks:
@@ -216,20 +221,39 @@ class FunctionEmitter:
                 self.entry_lines.append(
                     f"  {self.global_ref(gv)} = getelementptr inbounds i8, ptr {self.env.arena}, i64 {offset}")
 
-    def _mark_parallel_loops(self) -> None:
-        """One distinct access group per work-item loop; a block in nested loops lists all of them."""
-        if not self.options.parallel_metadata:
-            return
+    def _mark_loops(self) -> None:
+        """One distinct access group per work-item loop; a block in nested loops lists all of them.
+        The latches' loop ids also carry the unroll hints: rolled x loops (`_keep_rolled`) and those
+        of `unroll_hints` (option `vectorize_x`)."""
+        parts_of: dict[Block, list[str]] = {}
+        unrolled = unroll_hints.kernel_loops_unrolled(self.function) if self.options.vectorize_x else []
+        if self.options.parallel_metadata:
+            self._add_access_groups(parts_of)
+            for loop in self.function.work_item_loops if self.options.vectorize_x else ():
+                width = self._keep_rolled(loop) and unroll_hints.whole_loop_width(loop, unrolled)
+                if width:
+                    parts_of[loop.latch].append(
+                        self.module.add_metadata(f'!{{!"llvm.loop.vectorize.width", i32 {width}}}'))
+        for block, parts in parts_of.items():
+            self.loop_ids[block] = self.module.add_self_referential(parts)
+        if unrolled:
+            full = self.module.add_metadata('!{!"llvm.loop.unroll.full"}')
+            for loop in unrolled:
+                loop_id = self.module.add_self_referential([full])
+                for latch in loop.latches:
+                    self.loop_ids.setdefault(latch, loop_id)
+
+    def _add_access_groups(self, parts_of: dict[Block, list[str]]) -> None:
         groups_of: dict[Block, list[str]] = {}
         for loop in self.function.work_item_loops:
             group = self.module.add_metadata("distinct !{}")
             for block in loop.blocks:
                 groups_of.setdefault(block, []).append(group)
-            parts = [self.module.add_metadata(f'!{{!"llvm.loop.parallel_accesses", {group}}}'),
-                     self.module.add_metadata('!{!"llvm.loop.mustprogress"}')]
+            parts = parts_of.setdefault(loop.latch, [])
+            parts += [self.module.add_metadata(f'!{{!"llvm.loop.parallel_accesses", {group}}}'),
+                      self.module.add_metadata('!{!"llvm.loop.mustprogress"}')]
             if self._keep_rolled(loop):
                 parts.append(self.module.add_metadata('!{!"llvm.loop.unroll.disable"}'))
-            self.loop_ids[loop.latch] = self.module.add_self_referential(parts)
         for block, groups in groups_of.items():
             self.access_groups[block] = groups[0] if len(groups) == 1 else \
                 self.module.add_metadata("!{" + ", ".join(groups) + "}")
@@ -275,7 +299,7 @@ class FunctionEmitter:
                            f"{self.typed(inst.rhs)})")
             return
         rhs = self.safe_divisor(inst) if inst.opcode in _INTEGER_DIVISIONS else self.ref(inst.rhs)
-        flags = self.float_flags() if inst.opcode.is_float else ""
+        flags = self.float_flags() if inst.opcode.is_float else " nsw" if inst.no_signed_wrap else ""
         self.emit_line(f"{self.ref(inst)} = {inst.opcode.value}{flags} {self.typed(inst.lhs)}, {rhs}")
 
     def safe_divisor(self, inst: ins.BinaryOp) -> str:
@@ -447,6 +471,9 @@ class FunctionEmitter:
         self.emit_line(f"{address} = getelementptr inbounds {LAUNCH_TYPE}, ptr {self.env.launch}, "
                        f"i64 0, i32 {index}{dims}")
         self.emit_line(f"{self.ref(inst)} = load i64, ptr {address}, align 8, !invariant.load !{{}}")
+        if self.options.streaming and inst.dim == 0 and inst.query in _STREAM_ALIGNED_QUERIES:
+            for line in launch_value_lines(self.module, self.ref(inst)):
+                self.emit_line(line)
 
     def checked(self, inst: ins.Instruction) -> None:
         if self.checks is None:

@@ -31,6 +31,8 @@ VARIANTS: tuple[Variant, ...] = (
             "no LLVM vectorizers: gathers and divergent code that vectorize at a loss"),
     Variant("bfo", ("-loomcl-loop-order-bfo",),
             "breadth-first order (Kim ch. 4) for every legal inner kernel loop, not only where strides favour it"),
+    Variant("noblock", ("-loomcl-no-register-blocking",),
+            "interchanged kernel loops over all work-items at once, not per strip kept in registers"),
 )
 
 DEFAULT = VARIANTS[0]

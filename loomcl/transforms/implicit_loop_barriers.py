@@ -123,4 +123,5 @@ def run(function: Function, analyses: PassContext) -> bool:
     chosen = candidates(function, analyses)
     for loop in chosen:
         add_barriers(loop, uniformity)
+        analyses.horizontal_headers.add(loop.header)
     return bool(chosen)

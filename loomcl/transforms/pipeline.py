@@ -72,8 +72,8 @@ from ..ir.verifier import VerificationError, verify_function
 from ..options import DEFAULT_OPTIONS, CompilerOptions
 from . import group_order
 from . import (canonicalize_barriers, fold_local_id_guards, hoist_invariants, implicit_loop_barriers, inline, insert_checks,
-               mem2reg, narrow_work_item_ids, scalarize_vectors, simplify, structurize_uniform_barriers,
-               subcfg_formation)
+               mem2reg, narrow_work_item_ids, register_blocking, scalarize_vectors, simplify, structurize_uniform_barriers,
+               subcfg_formation, transpose_private_arrays)
 from .clone import clone_module
 from .passes import Pass, PassContext, run_pass
 
@@ -115,6 +115,8 @@ PIPELINE: tuple[Step, ...] = (
     Step(fold_local_id_guards, "fold_guards", "needs the work-item loops in simplify-final's shape"),
     Step(simplify, "fold_guards", "removes the folded guards' unreachable skip paths", name="simplify-folded"),
     Step(hoist_invariants, None, "on the final loops: no uniform division left for LLVM to predicate"),
+    Step(register_blocking, "uses_register_blocking", "needs 3c's loops and the final nests, after guard folding"),
+    Step(transpose_private_arrays, "uses_transpose_private", "rewrites the final form's context-array accesses"),
 )
 
 PASS_NAMES = tuple(step.pass_name for step in PIPELINE)
