@@ -214,7 +214,6 @@ class Selection:
                 return failure
             self.estimate_ns = min(times.values())
             ran.append((0, span))
-            self._drop_hopeless(times)
         start = ran[-1][1] if ran else 0
         room = min(budget, total) - start
         left = ROUNDS - len(self.rounds)
@@ -280,11 +279,12 @@ class Selection:
     # -- choosing -------------------------------------------------------------------------------
 
     def _drop_hopeless(self, times: dict[str, float]) -> None:
-        """A candidate more than DROP_RATIO times slower than the fastest in two rounds (the
-        calibrating one counts) leaves the race (a scalar variant of a vectorizable kernel is 5-10x
-        slower): a small launch whose groups are mostly profiling rounds pays for it twice, not
-        ROUNDS times. Two, since a slice that the machine preempted can look that slow once. (The
-        forced winner of the tests stays.)"""
+        """A candidate more than DROP_RATIO times slower than the fastest in two counted rounds
+        leaves the race (a scalar variant of a vectorizable kernel is 5-10x slower): a small launch
+        whose groups are mostly profiling rounds pays for it twice, not ROUNDS times. Two, since a
+        slice that the machine preempted can look that slow once; counted rounds, since in the
+        calibrating one each variant's code and data are touched for the first time. (The forced
+        winner of the tests stays.)"""
         fastest = min(times.values())
         for name, value in times.items():
             if value > DROP_RATIO * fastest and value != fastest:
