@@ -33,6 +33,8 @@ class CompilerOptions:
     """Fold `if (lid < s)` into work-item loop bounds (fold-local-id-guards)."""
     horizontal_loops: bool = True
     """Implicit barriers in barrier-free uniform inner loops (pocl 4.6); structured form only."""
+    wfv: bool = True
+    """Whole-function vectorization of x work-item loops with loops inside (vectorize-work-items)."""
     context_all: bool = False
     """Context arrays for every value crossing a barrier (no uniform slots); implies plain CBS."""
     ids_fit_int: bool = False
@@ -74,6 +76,7 @@ class CompilerOptions:
         "-loomcl-no-structured": ("structured", False),
         "-loomcl-no-fold-guards": ("fold_guards", False),
         "-loomcl-no-horizontal-loops": ("horizontal_loops", False),
+        "-loomcl-no-wfv": ("wfv", False),
         "-loomcl-context-all": ("context_all", True),
         "-loomcl-no-scalarize": ("scalarize", False),
         "-loomcl-no-parallel-metadata": ("parallel_metadata", False),

@@ -87,6 +87,7 @@ class WorkItemLoop:
     header: Block
     latch: Block
     counter: Phi
+    note: str = ""  # what whole-function vectorization did with it (printed as a comment on the header)
 
     @property
     def name(self) -> str:

@@ -64,7 +64,7 @@ def clone_function(function: Function, name: str | None = None, values: dict | N
     block_map = clone_blocks(function.blocks, new, values)
     for loop in function.work_item_loops:
         new.work_item_loops.append(WorkItemLoop(loop.dim, block_map[loop.header], block_map[loop.latch],
-                                                values[loop.counter]))
+                                                values[loop.counter], loop.note))
     return new
 
 

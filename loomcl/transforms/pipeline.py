@@ -45,6 +45,9 @@ each `run(function, analyses) -> bool` (passes.py). Why they are in this order:
 10. hoist-invariants   Moves work-item-invariant pure code (divisions included) out of the work-item
                     loops. Not a switch: it is what keeps LLVM's vectorizer from predicating a
                     uniform division on lane 0 (see the pass); runs last, on the final loops.
+11. vectorize-work-items (option `wfv`)   Whole-function vectorization of innermost x loops with loops
+                    inside (which LLVM's loop vectorizer leaves scalar). Needs the final loop shapes and
+                    bounds (after 8) and the invariants hoisted (after 10), which then stay scalar.
 
 A row's switch names the option (loomcl/options.py) that must be true for the pass to run, so its
 effect can be measured (`context_all=True` keeps every value that crosses a barrier in a context
@@ -69,7 +72,7 @@ from ..ir.verifier import VerificationError, verify_function
 from ..options import DEFAULT_OPTIONS, CompilerOptions
 from . import (canonicalize_barriers, fold_local_id_guards, hoist_invariants, implicit_loop_barriers, inline, insert_checks,
                mem2reg, narrow_work_item_ids, scalarize_vectors, simplify, structurize_uniform_barriers,
-               subcfg_formation)
+               subcfg_formation, vectorize_work_items)
 from .clone import clone_module
 from .passes import Pass, PassContext, run_pass
 
@@ -110,6 +113,7 @@ PIPELINE: tuple[Step, ...] = (
     Step(fold_local_id_guards, "fold_guards", "needs the work-item loops in simplify-final's shape"),
     Step(simplify, "fold_guards", "removes the folded guards' unreachable skip paths", name="simplify-folded"),
     Step(hoist_invariants, None, "on the final loops: no uniform division left for LLVM to predicate"),
+    Step(vectorize_work_items, "wfv", "on the final x loops, hoisted invariants outside: they stay scalar"),
 )
 
 PASS_NAMES = tuple(step.pass_name for step in PIPELINE)
