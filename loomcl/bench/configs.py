@@ -28,6 +28,8 @@ CONFIGS: dict[str, Config] = {c.name: c for c in [
            "no folding of local-id guards (if (lid < s)) into work-item loop bounds"),
     Config("nohoriz", "-loomcl-no-horizontal-loops", None,
            "no horizontal inner-loop parallelization: barrier-free uniform loops stay inside the work-item loops"),
+    Config("nowfv", "-loomcl-no-wfv", None,
+           "no whole-function vectorization: x work-item loops with loops inside are left to LLVM (scalar)"),
     Config("1thread", "", 1, "one worker thread"),
     Config("check", "-loomcl-check", None,
            "checked mode: bounds checks on every access and barrier-divergence checks (the debugging mode)"),

@@ -50,7 +50,8 @@ The rules:
   * every memory access in the loop must be uniform or unit-stride along the x work-item loop
     (`Uniformity(along_x=True)`): otherwise the work-item loop would gather, while the original
     order streams each work-item's row (sgemvRow's `a[j]` with `a = A + row * n`);
-  * not a loop with no varying instruction (nothing per work-item to parallelize).
+  * not a loop with no varying instruction (nothing per work-item to parallelize);
+  * not a loop whose x work-item loop whole-function vectorization will take (`left_to_wfv`).
 A group of one work-item gains nothing and is left alone.
 
 Expects: SSA after inline, mem2reg and simplify (its uniformity, loops and the local size come from
@@ -72,6 +73,8 @@ NAME = "implicit-loop-barriers"
 IMPLICIT_FLAGS = 0
 MAX_UNROLLED_TRIPS = 16
 
+WFV_MIN_LANES = 16
+_NOT_VECTORIZED = (ins.AtomicRMW, ins.AtomicCmpXchg, ins.Printf, ins.Call)
 _PURE = (ins.BinaryOp, ins.Compare, ins.Cast, ins.Select, ins.FNeg, ins.MathCall, ins.ElementPtr, ins.FieldPtr)
 
 
@@ -210,7 +213,19 @@ def add_barriers(loop: Loop, uniformity: Uniformity) -> None:
 def candidates(function: Function, analyses: PassContext) -> list[Loop]:
     uniformity, loops = analyses.uniformity, analyses.loops
     return [loop for loop in loops.loops if legal(loop, uniformity) and
-            profitable(loop, loops, uniformity, analyses.uniformity_along_x, analyses.local_size)]
+            profitable(loop, loops, uniformity, analyses.uniformity_along_x, analyses.local_size)
+            and not left_to_wfv(loop, analyses)]
+
+
+def left_to_wfv(loop: Loop, analyses: PassContext) -> bool:
+    """Whether whole-function vectorization (vectorize_work_items.py) will take the x work-item loop
+    around `loop` instead: it keeps what the loop carries per work-item in vector registers, where the
+    interchange keeps it in context arrays (FMA probe, sgemmNaive). That needs the option, a vector's
+    worth of work-items in x, and nothing in the loop that WFV leaves alone (it then says why)."""
+    if not analyses.options.wfv or analyses.local_size[0] < WFV_MIN_LANES:
+        return False
+    return not any(isinstance(i, _NOT_VECTORIZED) or getattr(i, "volatile", False)
+                   for b in loop.blocks for i in b.instructions)
 
 
 def run(function: Function, analyses: PassContext) -> bool:

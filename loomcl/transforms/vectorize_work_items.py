@@ -34,6 +34,10 @@ from .wfv_widen import TRUE, Unsupported, Widener
 
 NAME = "vectorize-work-items"
 
+# Zen 4 has no fast gathers (codegen/target.py asks LLVM to prefer none, so a masked gather becomes a
+# branch per lane): spmvCSR ran 6x slower vectorized, with 3 gathers to 2 arithmetic operations per
+# iteration. A loop must do this many vector operations per gather to be worth it.
+GATHER_COST = 8
 VECTOR_BYTES = 64  # AVX-512 (x86-64-v4, this project's host); LLVM splits wider vectors on smaller targets
 
 
@@ -54,7 +58,7 @@ def run(function: Function, analyses: PassContext) -> bool:
 
 
 def _vectorize(function: Function, loop: WorkItemLoop, loops: LoopInfo) -> str | None:
-    shapes = LaneShapes(function, loop)
+    shapes = LaneShapes(function, loop, loops)
     body = loop.blocks - {loop.latch}
     width = choose_width(shapes, body)
     lower, upper = loop.lower, loop.upper
@@ -63,6 +67,9 @@ def _vectorize(function: Function, loop: WorkItemLoop, loops: LoopInfo) -> str |
     widener = Widener(function, shapes, width, body)
     try:
         pre, vend, after = _emit(widener, loops, loop, lower, upper)
+        if widener.gathers_in_loops * GATHER_COST > widener.vector_ops_in_loops:
+            raise Unsupported(f"{widener.gathers_in_loops} gathers/scatters in its loops outweigh "
+                              f"{widener.vector_ops_in_loops} vector operations (LLVM's scalar loop is faster)")
     except Unsupported as why:
         for block in widener.new_blocks:
             for inst in block.instructions:

@@ -35,6 +35,7 @@ class Linearizer:
         self.x_latch = x_latch
         self.edge_masks: dict[tuple[object, Block], Mask] = {}
         self.edge_source: dict[Block, Loop] = {}  # blocks of emitted loops -> the outermost such loop
+        self.top_tests: dict[Block, tuple[Loop, Block]] = {}  # while-loop headers -> (loop, exit block)
 
     # -- levels -------------------------------------------------------------------------------------
 
@@ -157,11 +158,27 @@ class Linearizer:
             for inst in body:
                 self.w.widen(inst, m)
             self.branch_masks(block, m)
+            if block in self.top_tests:
+                self.test_on_top(block, m)
 
         if self.needs_guard(m, is_level_mask, heavy):
             self.guarded(m, defined, run)
         else:
             run()
+
+    def test_on_top(self, header: Block, m: Mask) -> None:
+        """The uniform exit test of a while loop's header as a branch: the body runs with the header's
+        lanes (all of them stay), and no lane-free trip through the body remains to be skipped."""
+        loop, exit_block = self.top_tests.pop(header)
+        w, term = self.w, header.terminator
+        stay = term.if_true if term.if_true in loop.blocks else term.if_false
+        s = w.sca(term.condition)
+        if stay is term.if_false:
+            s = w.negate(s)
+        self.edge_masks[(header, stay)] = m
+        body = w.new_block("loop.body")
+        w.emit(ins.Branch(s, body, exit_block))
+        w.block = body
 
     def incoming(self, phi: ins.Phi) -> list[tuple[object, Mask]]:
         arms, seen = [], {}
@@ -276,7 +293,12 @@ class Linearizer:
                     raise Unsupported("a pointer live after a varying loop")
         if inner_mask.v is not None:
             w.nonempty.add(inner_mask.v)
+        exit_block = w.new_block("loop.exit")
+        if uniform and loop.exits()[0][0] is loop.header:
+            self.top_tests[loop.header] = (loop, exit_block)  # a while loop keeps its test on top
+        w.loop_depth += 1
         self.emit_level(loop, loop.header, inner_mask)
+        w.loop_depth -= 1
         latch = w.block
         back = self.incoming_arms(loop, from_inside=True)
         for phi, new in zip(loop.header.phis, phis):
@@ -284,10 +306,10 @@ class Linearizer:
             self.close_loop_phi(phi, new, arms, latch)
         back_masks = [self.edge(node, loop.header) for node in self.back_nodes(loop)]
         go_on = w.union(back_masks)
-        exit_block = w.new_block("loop.exit")
         if uniform:
             cont = w.any(go_on)
             w.emit(ins.Jump(header) if cont is None else ins.Branch(cont, header, exit_block))
+            w.new_blocks.append(w.new_blocks.pop(w.new_blocks.index(exit_block)))  # in emission order
             w.block = exit_block
             target = loop.exits()[0][1]
             self.edge_masks[(loop, target)] = m
@@ -306,6 +328,7 @@ class Linearizer:
             acc.add_incoming(nxt, latch)
             values[v] = nxt
         active.add_incoming(active_next, latch)
+        w.new_blocks.append(w.new_blocks.pop(w.new_blocks.index(exit_block)))
         w.emit(ins.Branch(w.emit(ins.AnyLane(active_next)), header, exit_block))
         w.block = exit_block
         for v, final in values.items():

@@ -9,6 +9,11 @@ and a write by another lane in between would be a data race (OpenCL leaves it un
 slot's stores all write the same value (transforms/__init__.py). A zext keeps a stride only when its
 operand cannot wrap (a `trunc nuw`): `(uint)(lid - 1)` at lid = 0 is 2^32 - 1, far from lane 1's 0.
 
+In a loop with a varying exit the linearized code keeps every active lane in the same iteration, so a
+header phi whose entry and back values are uniform stays uniform inside the loop (K&H's induction
+variables: Mandelbrot's counter, spmv_jds's `d`); where its value is used after the loop, temporal
+divergence still makes it VARYING.
+
 `unsupported(function, loop)` says why a loop cannot be vectorized, or None."""
 from __future__ import annotations
 
@@ -21,10 +26,19 @@ from ..ir.values import Value
 
 
 class LaneShapes(Uniformity):
-    def __init__(self, function: Function, loop: WorkItemLoop) -> None:
+    def __init__(self, function: Function, loop: WorkItemLoop, loops: LoopInfo) -> None:
         self.loop_blocks = loop.blocks - {loop.latch}
         self.counter = loop.counter
+        self.loops = loops
         super().__init__(function, along_x=True)
+
+    def _phis_forced_by(self, branch, block) -> list[ins.Phi]:
+        inner = self.loops.loop_of(block)
+        exits_it = inner is not None and inner.header is block and branch in inner.blocks and any(
+            s not in inner.blocks for s in branch.successors)
+        if exits_it and len(inner.latches) == 1 and block in self.loop_blocks:
+            return []
+        return block.phis
 
     def shape(self, value: Value) -> Shape:
         if isinstance(value, ins.Instruction) and value.block not in self.loop_blocks:

@@ -57,6 +57,9 @@ class Widener:
         self.pointer: dict[Value, tuple[Value, Value]] = {}  # varying pointers: (base, byte offsets)
         self.scopes: list[dict] = [{}]  # splats and materialized consecutive vectors, per guard
         self.nonempty: set[Value] = set()  # vector masks known to have an active lane
+        self.loop_depth = 0  # of the code being emitted, in loops inside the body
+        self.gathers_in_loops = 0  # gathers and scatters there (the cost model's input)
+        self.vector_ops_in_loops = 0
 
     # -- placing code -------------------------------------------------------------------------------
 
@@ -69,6 +72,12 @@ class Widener:
     def emit(self, inst: ins.Instruction) -> ins.Instruction:
         if self.block.terminator is not None:
             raise AssertionError("emitting after a terminator")
+        if self.loop_depth:
+            if isinstance(inst, (ins.Gather, ins.Scatter)):
+                self.gathers_in_loops += 1
+            elif ty.is_float(inst.type) and isinstance(inst.type, ty.VectorType) and isinstance(
+                    inst, (ins.BinaryOp, ins.MathCall, ins.FNeg)):
+                self.vector_ops_in_loops += 1
         return self.block.append(inst)
 
     def vtype(self, t: ty.Type) -> ty.VectorType:
@@ -240,19 +249,15 @@ class Widener:
             return
         shape = self.shape(inst)
         if shape.is_uniform or shape.kind is Kind.CONSECUTIVE:
-            new = inst.clone()
-            for k, operand in enumerate(inst.operands):
-                new.set_operand(k, self.sca(operand))
-            self.scalar[inst] = self.emit(new)
+            self.scalar[inst] = self.emit(_rebuilt(inst, [self.sca(v) for v in inst.operands]))
             return
         if isinstance(inst.type, ty.PointerType):
             return self.varying_pointer(inst)
         if not isinstance(inst, (ins.BinaryOp, ins.FNeg, ins.Compare, ins.Cast, ins.Select, ins.MathCall)):
             raise Unsupported(f"a varying {inst.keyword}")
-        new = inst.clone()
-        for k, operand in enumerate(inst.operands):
-            keep_scalar = isinstance(inst, ins.Select) and k == 0 and self.shape(operand).is_uniform
-            new.set_operand(k, self.sca(operand) if keep_scalar else self.vec(operand))
+        operands = [self.sca(v) if isinstance(inst, ins.Select) and k == 0 and self.shape(v).is_uniform
+                    else self.vec(v) for k, v in enumerate(inst.operands)]
+        new = _rebuilt(inst, operands)
         new.type = self.vtype(inst.type)
         self.vector[inst] = self.emit(new)
 
@@ -309,3 +314,14 @@ class Widener:
         else:
             base, offsets = self.base_and_offsets(inst.pointer)
             self.emit(ins.Scatter(value, base, offsets, mask))
+
+
+def _rebuilt(inst: ins.Instruction, operands: list[Value]) -> ins.Instruction:
+    """A copy of `inst` (kind, fields, type) over new operands; the originals get no new users."""
+    new = object.__new__(type(inst))
+    ins.Instruction.__init__(new, inst.type, operands, inst.name)
+    new.loc = inst.loc
+    for field in inst.fields:
+        value = getattr(inst, field)
+        setattr(new, field, list(value) if isinstance(value, list) else value)
+    return new
