@@ -35,6 +35,8 @@ class CompilerOptions:
     """Implicit barriers in barrier-free uniform inner loops (pocl 4.6); structured form only."""
     wfv: bool = True
     """Whole-function vectorization of x work-item loops with loops inside (vectorize-work-items)."""
+    wfv_everywhere: bool = False
+    """Tests only (no switch): WFV on 4 lanes wherever it is legal, its cost model off (the difftest)."""
     context_all: bool = False
     """Context arrays for every value crossing a barrier (no uniform slots); implies plain CBS."""
     ids_fit_int: bool = False

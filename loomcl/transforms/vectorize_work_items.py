@@ -49,25 +49,26 @@ def run(function: Function, analyses: PassContext) -> bool:
             changed = True
             continue
         loops = LoopInfo(function)
-        reason = unsupported(function, loop, loops)
+        everywhere = analyses.options.wfv_everywhere
+        reason = unsupported(function, loop, loops, everywhere)
         if reason is None:
-            reason = _vectorize(function, loop, loops)
+            reason = _vectorize(function, loop, loops, everywhere)
         loop.note = f"wfv: not applied: {reason}" if reason else loop.note
         changed = True
     return changed
 
 
-def _vectorize(function: Function, loop: WorkItemLoop, loops: LoopInfo) -> str | None:
+def _vectorize(function: Function, loop: WorkItemLoop, loops: LoopInfo, everywhere: bool) -> str | None:
     shapes = LaneShapes(function, loop, loops)
     body = loop.blocks - {loop.latch}
-    width = choose_width(shapes, body)
+    width = 4 if everywhere else choose_width(shapes, body)
     lower, upper = loop.lower, loop.upper
     if isinstance(lower, Constant) and isinstance(upper, Constant) and upper.value - lower.value < width:
         return f"fewer than {width} work-items"
     widener = Widener(function, shapes, width, body)
     try:
         pre, vend, after = _emit(widener, loops, loop, lower, upper)
-        if widener.gathers_in_loops * GATHER_COST > widener.vector_ops_in_loops:
+        if widener.gathers_in_loops * GATHER_COST > widener.vector_ops_in_loops and not everywhere:
             raise Unsupported(f"{widener.gathers_in_loops} gathers/scatters in its loops outweigh "
                               f"{widener.vector_ops_in_loops} vector operations (LLVM's scalar loop is faster)")
     except Unsupported as why:

@@ -179,6 +179,7 @@ class Linearizer:
         body = w.new_block("loop.body")
         w.emit(ins.Branch(s, body, exit_block))
         w.block = body
+        w.scopes.append({})
 
     def incoming(self, phi: ins.Phi) -> list[tuple[object, Mask]]:
         arms, seen = [], {}
@@ -271,6 +272,7 @@ class Linearizer:
         for phi in loop.header.phis:
             arms = entry_arms[phi]
             w.blend(phi, arms) if len(arms) > 1 else w.copy_value(phi, arms[0][0])
+        entry_active = None if uniform else w.full(m)
         pre = w.block
         header = w.new_block("loop")
         w.emit(ins.Jump(header))
@@ -281,7 +283,7 @@ class Linearizer:
         if not uniform:
             active = ins.Phi(w.vtype(ty.i1))
             header.insert(len(header.phis), active)
-            active.add_incoming(w.full(m), pre)
+            active.add_incoming(entry_active, pre)
             inner_mask = Mask(None, active)
             exits = {}
             for source, target in loop.exits():
@@ -294,7 +296,8 @@ class Linearizer:
         if inner_mask.v is not None:
             w.nonempty.add(inner_mask.v)
         exit_block = w.new_block("loop.exit")
-        if uniform and loop.exits()[0][0] is loop.header:
+        top_tested = uniform and loop.exits()[0][0] is loop.header
+        if top_tested:
             self.top_tests[loop.header] = (loop, exit_block)  # a while loop keeps its test on top
         w.loop_depth += 1
         self.emit_level(loop, loop.header, inner_mask)
@@ -309,6 +312,8 @@ class Linearizer:
         if uniform:
             cont = w.any(go_on)
             w.emit(ins.Jump(header) if cont is None else ins.Branch(cont, header, exit_block))
+            if top_tested:
+                w.scopes.pop()  # the body's splats do not reach the exit
             w.new_blocks.append(w.new_blocks.pop(w.new_blocks.index(exit_block)))  # in emission order
             w.block = exit_block
             target = loop.exits()[0][1]

@@ -67,7 +67,7 @@ _UNSUPPORTED = {
 }
 
 
-def unsupported(function: Function, loop: WorkItemLoop, loops: LoopInfo) -> str | None:
+def unsupported(function: Function, loop: WorkItemLoop, loops: LoopInfo, everywhere: bool = False) -> str | None:
     """Why whole-function vectorization cannot apply to `loop` (None: it can)."""
     if loop.latch.phis or loop.exit.phis:
         return "the work-items choose the next region (phis after the loop)"
@@ -92,7 +92,7 @@ def unsupported(function: Function, loop: WorkItemLoop, loops: LoopInfo) -> str 
                 reason = f"a {inst.keyword} inside the loop"
             if reason:
                 return reason
-    if not has_inner_loop:
+    if not has_inner_loop and not everywhere:
         return "no loop inside: LLVM's loop vectorizer handles straight-line bodies"
     return None
 

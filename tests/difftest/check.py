@@ -39,6 +39,7 @@ INTERP_CONFIGS = {
     "ids-fit-int": CompilerOptions(ids_fit_int=True, verify_each=True),
     "no-scalarize": CompilerOptions(scalarize=False, verify_each=True),
     "no-wfv": CompilerOptions(wfv=False, verify_each=True),
+    "wfv-everywhere": CompilerOptions(wfv_everywhere=True, verify_each=True),
 }
 NATIVE_CONFIGS = ["", "-loomcl-no-structured", "-loomcl-no-fold-guards", "-loomcl-no-horizontal-loops",
                   "-loomcl-context-all", "-loomcl-no-scalarize", "-loomcl-no-parallel-metadata",
