@@ -22,7 +22,7 @@ from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Block
 from ..ir.values import Constant
-from .wfv_widen import TRUE, Mask, Op, Unsupported, Widener, zero_of
+from .wfv_widen import TRUE, Mask, Op, Unsupported, Widened, Widener, zero_of
 
 _GUARD_SIZE = 12  # instructions from which a block is worth skipping when no lane is active
 
@@ -36,6 +36,7 @@ class Linearizer:
         self.edge_masks: dict[tuple[object, Block], Mask] = {}
         self.edge_source: dict[Block, Loop] = {}  # blocks of emitted loops -> the outermost such loop
         self.top_tests: dict[Block, tuple[Loop, Block]] = {}  # while-loop headers -> (loop, exit block)
+        self.exit_values: dict[tuple[ins.Phi, Loop], ins.Instruction] = {}  # a varying loop's value for a phi
 
     # -- levels -------------------------------------------------------------------------------------
 
@@ -145,6 +146,8 @@ class Linearizer:
                 w.pointer[value] = (merged(base), merged(offsets))
         for key, em in list(self.edge_masks.items()):
             self.edge_masks[key] = Mask(merged(em.s), merged(em.v))
+        for key, value in list(self.exit_values.items()):
+            self.exit_values[key] = merged(value)
 
     def emit_block(self, block: Block, m: Mask, is_level_mask: bool, skip_phis: bool) -> None:
         body = block.instructions[block.first_non_phi_index:-1]
@@ -188,6 +191,11 @@ class Linearizer:
             key = (node, phi.block)
             if key not in self.edge_masks:
                 raise Unsupported("a phi edge from an unlinearized block")
+            if (phi, node) in self.exit_values:
+                if node not in seen:
+                    seen[node] = value
+                    arms.append((Widened(self.exit_values[(phi, node)]), self.edge_masks[key]))
+                continue
             if node in seen and seen[node] is not value:
                 raise Unsupported("a phi with different values from one loop's exits")
             if node not in seen:
@@ -289,10 +297,13 @@ class Linearizer:
             for source, target in loop.exits():
                 if target is not self.x_latch and target not in exits:
                     exits[target] = self.accumulator(header, pre, w.vtype(ty.i1))
+            if any(isinstance(v.type, ty.PointerType) for v in live_out):
+                raise Unsupported("a pointer live after a varying loop")
             values = {v: self.accumulator(header, pre, w.vtype(v.type)) for v in live_out}
-            for v in live_out:
-                if isinstance(v.type, ty.PointerType):
-                    raise Unsupported("a pointer live after a varying loop")
+            exit_phis = {p: self.accumulator(header, pre, w.vtype(p.type)) for target in exits for p in target.phis
+                         if any(b in loop.blocks for _, b in p.incoming)}
+            if any(isinstance(p.type, ty.PointerType) for p in exit_phis):
+                raise Unsupported("a pointer phi after a varying loop")
         if inner_mask.v is not None:
             w.nonempty.add(inner_mask.v)
         exit_block = w.new_block("loop.exit")
@@ -332,6 +343,13 @@ class Linearizer:
             nxt = acc if left_now is None else w.emit(ins.Select(left_now, w.vec(v), acc))
             acc.add_incoming(nxt, latch)
             values[v] = nxt
+        for p, acc in exit_phis.items():  # each lane's value from the exit it took, when it took it
+            nxt = acc
+            for v, b in p.incoming:
+                if b in loop.blocks:
+                    nxt = w.emit(ins.Select(w.full(self.edge(self.child_of(loop, b), p.block)), w.vec(v), nxt))
+            acc.add_incoming(nxt, latch)
+            self.exit_values[(p, loop)] = nxt
         active.add_incoming(active_next, latch)
         w.new_blocks.append(w.new_blocks.pop(w.new_blocks.index(exit_block)))
         w.emit(ins.Branch(w.emit(ins.AnyLane(active_next)), header, exit_block))

@@ -33,6 +33,13 @@ class Mask:
 
 
 TRUE = Mask()
+
+
+@dataclass(frozen=True)
+class Widened:
+    """An arm of a blend that is already a new `<W x T>` value (a loop's per-exit value)."""
+
+    value: Value
 Op, Cast = ins.BinaryOpcode, ins.CastOpcode
 
 
@@ -117,6 +124,8 @@ class Widener:
 
     def vec(self, v: Value) -> Value:
         """`v` as a `<W x T>` value."""
+        if isinstance(v, Widened):
+            return v.value
         if self.in_body(v) and v in self.vector:
             return self.vector[v]
         shape = self.shape(v)
@@ -230,7 +239,9 @@ class Widener:
 
     def copy_value(self, to: Value, src: Value) -> None:
         shape = self.shape(to)
-        if shape.is_uniform or shape.kind is Kind.CONSECUTIVE:
+        if isinstance(src, Widened):
+            self.vector[to] = src.value
+        elif shape.is_uniform or shape.kind is Kind.CONSECUTIVE:
             self.scalar[to] = self.sca(src)
         elif isinstance(to.type, ty.PointerType):
             self.pointer[to] = self.base_and_offsets(src)
