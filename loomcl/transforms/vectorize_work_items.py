@@ -45,7 +45,7 @@ def run(function: Function, analyses: PassContext) -> bool:
     changed = False
     for loop in list(function.innermost_loops()):
         if loop.dim != 0:
-            loop.note = "wfv: not applied: the local size in x is 1"
+            loop.note = "wfv: no, the local size in x is 1"
             changed = True
             continue
         loops = LoopInfo(function)
@@ -53,7 +53,7 @@ def run(function: Function, analyses: PassContext) -> bool:
         reason = unsupported(function, loop, loops, everywhere)
         if reason is None:
             reason = _vectorize(function, loop, loops, everywhere)
-        loop.note = f"wfv: not applied: {reason}" if reason else loop.note
+        loop.note = f"wfv: no, {reason}" if reason else loop.note
         changed = True
     return changed
 
@@ -69,8 +69,8 @@ def _vectorize(function: Function, loop: WorkItemLoop, loops: LoopInfo, everywhe
     try:
         pre, vend, after = _emit(widener, loops, loop, lower, upper)
         if widener.gathers_in_loops * GATHER_COST > widener.vector_ops_in_loops and not everywhere:
-            raise Unsupported(f"{widener.gathers_in_loops} gathers/scatters in its loops outweigh "
-                              f"{widener.vector_ops_in_loops} vector operations (LLVM's scalar loop is faster)")
+            raise Unsupported(f"{widener.gathers_in_loops} gathers to {widener.vector_ops_in_loops} "
+                              "vector flops in its loops; left to LLVM")
     except Unsupported as why:
         for block in widener.new_blocks:
             for inst in block.instructions:
@@ -144,4 +144,4 @@ def _link(function: Function, loop: WorkItemLoop, w: Widener, pre: Block, vend, 
     after.append(ins.Branch(rest, header, exit))
     loop.counter.replace_incoming_block(preheader, after)
     loop.set_bounds(vend, upper)
-    loop.note = f"wfv: {w.width} lanes in wfv.x; this loop runs the rest"
+    loop.note = f"wfv: {w.width} lanes in wfv.x, this loop runs the rest"

@@ -105,8 +105,9 @@ class Linearizer:
             return False
         return heavy or m.v is None
 
-    def guarded(self, m: Mask, defined: list[ins.Instruction], body) -> None:
-        """Run `body()` only when a lane of `m` is active; values of `defined` are zero otherwise."""
+    def guarded(self, m: Mask, defined: list[ins.Instruction], body, node) -> None:
+        """Run `body()` (the emission of `node`) only when a lane of `m` is active; the values of
+        `defined` and the masks of the node's out-edges are zero otherwise."""
         w = self.w
         cond = w.any(m)
         if cond is None:
@@ -144,10 +145,13 @@ class Linearizer:
             if value in w.pointer:
                 base, offsets = w.pointer[value]
                 w.pointer[value] = (merged(base), merged(offsets))
-        for key, em in list(self.edge_masks.items()):
-            self.edge_masks[key] = Mask(merged(em.s), merged(em.v))
+        for key in self.out_edges(node):  # edges inside the node are not used after it
+            if key in self.edge_masks:
+                em = self.edge_masks[key]
+                self.edge_masks[key] = Mask(merged(em.s), merged(em.v))
         for key, value in list(self.exit_values.items()):
-            self.exit_values[key] = merged(value)
+            if key[1] is node:
+                self.exit_values[key] = merged(value)
 
     def emit_block(self, block: Block, m: Mask, is_level_mask: bool, skip_phis: bool) -> None:
         body = block.instructions[block.first_non_phi_index:-1]
@@ -165,7 +169,7 @@ class Linearizer:
                 self.test_on_top(block, m)
 
         if self.needs_guard(m, is_level_mask, heavy):
-            self.guarded(m, defined, run)
+            self.guarded(m, defined, run, block)
         else:
             run()
 
@@ -267,7 +271,7 @@ class Linearizer:
     def emit_loop(self, loop: Loop, m: Mask, is_level_mask: bool) -> None:
         defined = [i for b in loop.blocks for i in b.instructions if any(u.block not in loop.blocks for u in i.users)]
         if self.needs_guard(m, is_level_mask, heavy=True):
-            self.guarded(m, defined, lambda: self.run_loop(loop, m, defined))
+            self.guarded(m, defined, lambda: self.run_loop(loop, m, defined), loop)
         else:
             self.run_loop(loop, m, defined)
         for b in loop.blocks:

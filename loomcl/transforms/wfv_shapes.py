@@ -74,7 +74,7 @@ def unsupported(function: Function, loop: WorkItemLoop, loops: LoopInfo, everywh
     implicit-loop-barriers reckons it), are left to LLVM's loop vectorizer, which does as well there
     (sgemmTiled's `k < 16` measured 30% slower through WFV)."""
     if loop.latch.phis or loop.exit.phis:
-        return "the work-items choose the next region (phis after the loop)"
+        return "the work-items choose the next region"
     if loop.header.phis != [loop.counter]:
         return "the loop header has phis besides its counter"
     body = loop.blocks - {loop.latch}
@@ -98,7 +98,7 @@ def unsupported(function: Function, loop: WorkItemLoop, loops: LoopInfo, everywh
             if reason:
                 return reason
     if not has_inner_loop and not everywhere:
-        return "no loop inside, or only short constant ones: LLVM's loop vectorizer handles such bodies"
+        return "no long loop inside; left to LLVM"
     return None
 
 
