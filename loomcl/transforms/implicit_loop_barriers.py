@@ -224,7 +224,7 @@ def left_to_wfv(loop: Loop, analyses: PassContext) -> bool:
     worth of work-items in x, and nothing in the loop that WFV leaves alone (it then says why)."""
     if not analyses.options.wfv or analyses.local_size[0] < WFV_MIN_LANES:
         return False
-    return not any(isinstance(i, _NOT_VECTORIZED) or getattr(i, "volatile", False)
+    return not any(isinstance(i, _NOT_VECTORIZED) or getattr(i, "volatile", False) or isinstance(i.type, ty.VectorType)
                    for b in loop.blocks for i in b.instructions)
 
 
