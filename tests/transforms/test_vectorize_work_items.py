@@ -82,6 +82,32 @@ __kernel void store_in_varying_loop(__global int *out, __global const int *in) {
   int g = get_global_id(0), k = 0;
   do { out[g] += in[(g + k) % 64]; k++; } while (k < (g % 4) + 1);
 }""", "int", [("in", None)]),
+    "switches": (r"""
+__kernel void switches(__global int *out, __global const int *in, int n) {
+  int g = get_global_id(0), acc = 1;
+  for (int k = 0; k < n; k++) {
+    switch ((g + k) % 4) {
+      case 0: acc += in[(g * k) % 64]; break;
+      case 2: acc *= 3; /* falls through */
+      case 3: acc -= k; break;
+      default: acc ^= 5;
+    }
+    switch (k % 3) { case 1: acc += 100; break; default: acc -= 1; }
+  }
+  out[g] = acc;
+}""", "int", [("in", None), ("n", 6)]),
+    "uniform_if_in_varying_loop": (r"""
+__kernel void uniform_if_in_varying_loop(__global float *out, __global const float *in, int flag) {
+  int g = get_global_id(0);
+  float x = (float)(g % 9);
+  int it = 0;
+  while (x > 0.5f && it < 30) {
+    if (flag > 0) x = x * 0.5f + in[it % 64] * 0.01f;
+    else x = x - 1.0f;
+    it++;
+  }
+  out[g] = x + (float)it;
+}""", "float", [("in", None), ("flag", 1)]),
     "mixed_types": (r"""
 __kernel void mixed_types(__global double *out, __global const char *c, __global const float *f) {
   int g = get_global_id(0);
