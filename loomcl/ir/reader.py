@@ -254,7 +254,9 @@ class _FunctionReader:
         m = re.fullmatch(r"\s*work_item_loop ([xyz]), counter %(\S+), latch (\S+)\s*(?:;\s*(.*?))?\s*", note)
         if m:
             self.loop_notes.append((block, *m.groups()))
-        elif note.strip() and not note.strip().startswith(";"):
+        elif note.strip().startswith(";"):
+            block.comment = note.strip()[1:].strip()
+        elif note.strip():
             raise ReadError(f"unexpected text after label {label.strip()!r}: {note.strip()!r}")
         return block
 

@@ -36,6 +36,7 @@ def clone_blocks(blocks: list[Block], into: Function, values: dict, suffix: str 
     block_map = {}
     for block in blocks:
         block_map[block] = into.add_block(block.name + suffix)
+        block_map[block].comment = block.comment
     copies = []
     for block in blocks:
         for inst in block.instructions:

@@ -103,6 +103,7 @@ def _emit(w: Widener, loops: LoopInfo, loop: WorkItemLoop, lower, upper):
         full = w.emit(ins.BinaryOp(ins.BinaryOpcode.AND, span, Constant(ty.i64, -w.width)))
         vend = w.emit(ins.BinaryOp(ins.BinaryOpcode.ADD, lower, full, "vend"))
     header = w.new_block("x")
+    header.comment = f"wfv: work-item loop {loop.name} at {loop.header.name}, {w.width} lanes an iteration"
     w.block = header
     counter = ins.Phi(ty.i64, "vx")
     header.append(counter)
