@@ -108,19 +108,43 @@ def _emit(w: Widener, loops: LoopInfo, loop: WorkItemLoop, lower, upper):
     counter = ins.Phi(ty.i64, "vx")
     header.append(counter)
     w.scalar[loop.counter] = counter
-    Linearizer(w, loops, loop.header, loop.latch).emit_level(None, loop.header, TRUE)
+    linearizer = Linearizer(w, loops, loop.header, loop.latch)
+    linearizer.emit_level(None, loop.header, TRUE)
+    w.next_region = {phi: _where_next(w, linearizer, phi) for phi in loop.latch.phis}
     step = w.emit(ins.BinaryOp(ins.BinaryOpcode.ADD, counter, Constant(ty.i64, w.width), "vx.next"))
     more = w.emit(ins.Compare(ins.Predicate.ULT, step, vend))
     after = w.new_block("rest")
     w.emit(ins.Branch(more, header, after))
     counter.add_incoming(lower, pre)
     counter.add_incoming(step, w.block)
+    last = w.block
     w.block = pre
     if isinstance(vend, Constant):
         w.emit(ins.Jump(header))
     else:
         w.emit(ins.Branch(w.emit(ins.Compare(ins.Predicate.NE, vend, lower)), header, after))
+        for phi, value in w.next_region.items():  # no full vector: the rest loop decides
+            merged = ins.Phi(phi.type)
+            after.append(merged)
+            merged.add_incoming(value, last)
+            merged.add_incoming(Constant(phi.type, 0), pre)
+            w.next_region[phi] = merged
     return pre, vend, after
+
+
+def _where_next(w: Widener, linearizer: Linearizer, phi: ins.Phi):
+    """A latch phi (the region the work-items go to next; all of them agree) from the edges some lane
+    took to the latch."""
+    arms = []
+    for value, pred in phi.incoming:
+        if not w.shape(value).is_uniform:
+            raise Unsupported("the work-items' next region is not uniform")
+        arms.append((w.sca(value), linearizer.edge(linearizer.node_key(pred), phi.block)))
+    result = arms[-1][0]
+    for value, m in reversed(arms[:-1]):
+        taken = w.any(m)
+        result = value if taken is None else w.emit(ins.Select(taken, value, result))
+    return result
 
 
 def _link(function: Function, loop: WorkItemLoop, w: Widener, pre: Block, vend, after: Block) -> None:
@@ -132,7 +156,17 @@ def _link(function: Function, loop: WorkItemLoop, w: Widener, pre: Block, vend, 
         block.function = function
     function.blocks[at:at] = w.new_blocks
     upper = loop.upper
+    outside = {phi: [u for u in phi.users if u.block not in loop.blocks] for phi in loop.latch.phis}
+    exit_phis = list(exit.phis)  # their values from the latch are defined before the loop
     if isinstance(vend, Constant) and isinstance(upper, Constant) and vend.value == upper.value:
+        for phi in exit_phis:
+            phi.replace_incoming_block(loop.latch, after)
+        for phi, users in outside.items():  # a phi, where the work-group form keeps where-next values
+            merged = ins.Phi(phi.type)
+            exit.insert(0, merged)
+            merged.add_incoming(w.next_region[phi], after)
+            for user in users:
+                user.replace_uses_of(phi, merged)
         after.append(ins.Jump(exit))
         function.work_item_loops.remove(loop)
         for block in loop.blocks:
@@ -143,6 +177,15 @@ def _link(function: Function, loop: WorkItemLoop, w: Widener, pre: Block, vend, 
         return
     rest = after.append(ins.Compare(ins.Predicate.ULT, vend, upper))
     after.append(ins.Branch(rest, header, exit))
+    for phi in exit_phis:
+        phi.add_incoming(phi.value_for(loop.latch), after)
+    for phi, users in outside.items():  # from the vector loop, or from the rest loop when it ran
+        merged = ins.Phi(phi.type)
+        exit.insert(0, merged)
+        merged.add_incoming(w.next_region[phi], after)
+        merged.add_incoming(phi, loop.latch)
+        for user in users:
+            user.replace_uses_of(phi, merged)
     loop.counter.replace_incoming_block(preheader, after)
     loop.set_bounds(vend, upper)
     loop.note = f"wfv: {w.width} lanes in wfv.x, this loop runs the rest"

@@ -73,8 +73,8 @@ def unsupported(function: Function, loop: WorkItemLoop, loops: LoopInfo, everywh
     without loops, or whose loops LLVM unrolls fully (a small constant trip count, as
     implicit-loop-barriers reckons it), are left to LLVM's loop vectorizer, which does as well there
     (sgemmTiled's `k < 16` measured 30% slower through WFV)."""
-    if loop.latch.phis or loop.exit.phis:
-        return "the work-items choose the next region"
+    if loop.latch.phis and function.predecessors()[loop.exit] != [loop.latch]:
+        return "the work-items choose the next region, which is entered from elsewhere too"
     if loop.header.phis != [loop.counter]:
         return "the loop header has phis besides its counter"
     body = loop.blocks - {loop.latch}

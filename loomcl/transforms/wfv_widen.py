@@ -64,6 +64,7 @@ class Widener:
         self.pointer: dict[Value, tuple[Value, Value]] = {}  # varying pointers: (base, byte offsets)
         self.scopes: list[dict] = [{}]  # splats and materialized consecutive vectors, per guard
         self.nonempty: set[Value] = set()  # vector masks known to have an active lane
+        self.next_region: dict[Value, Value] = {}  # the x latch's phis: their value after the vector loop
         self.loop_depth = 0  # of the code being emitted, in loops inside the body
         self.gathers_in_loops = 0  # gathers and scatters there (the cost model's input)
         self.vector_ops_in_loops = 0

@@ -279,3 +279,36 @@ def test_lane_operations_print_and_read_back():
     text = print_function(f)
     assert "broadcast 4," in text and "any.lane" in text
     assert print_function(read_function(text)) == text
+
+
+REGIONS = r"""
+__kernel void regions(__global int *out, __local int *t, int n) {
+  int l = get_local_id(0), g = get_global_id(0), acc = 0;
+  for (int s = 0; s < n; s++) {
+    int k = 0;
+    while (k < (g + s) % 5) { acc += k * s + 1; k++; }
+    t[l] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    acc += t[(l + 1) % get_local_size(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[g] = acc;
+}"""
+
+
+@pytest.mark.parametrize("structured", [True, False], ids=["structured", "cbs"])
+@pytest.mark.parametrize("local", [(5,), (16,), (33,), (8, 2)])
+def test_regions_between_barriers_where_the_work_items_choose_the_next_one(local, structured):
+    """In the plain CBS form each region's work-item loop ends in phis naming the next region (all
+    work-items agree); after vectorization they come from the vector loop or from the rest loop."""
+    module = build(REGIONS).module
+    items = int(np.prod(local))
+    args = lambda: [np.zeros(items * 2, np.int32), np.zeros(items, np.int32), 3]  # noqa: E731
+    expected = args()
+    interp.run_work_items(module.functions["regions"], expected, (2,), local)
+    options = CompilerOptions(verify_each=True, wfv_everywhere=True, structured=structured)
+    function = work_group_function(module, "regions", local, options)
+    assert any(b.name == "wfv.x" for b in function.blocks)
+    got = args()
+    interp.run_work_groups(function, got, (2,))
+    np.testing.assert_array_equal(got[0], expected[0])
