@@ -17,9 +17,19 @@ class IntConstants:
 
     @classmethod
     def to_string(cls, value: int, default_format: str | None = None) -> str:
-        for name, member in vars(cls).items():  # members may be mixed case (channel_order.RGBx)
-            if not name.startswith("_") and type(member) is int and member == value:
-                return name
+        names = cls.__dict__.get("_names_by_value")  # (every info query asks: a table, not a scan)
+        if names is None:
+            names = {}
+            for name, member in vars(cls).items():  # members may be mixed case (channel_order.RGBx)
+                if not name.startswith("_") and type(member) is int:
+                    names.setdefault(member, name)  # the first name of a value, as the scan found
+            cls._names_by_value = names
+        try:
+            name = names.get(value)
+        except TypeError:  # unhashable: no member's value
+            name = None
+        if name is not None:
+            return name
         if default_format is not None:
             return default_format % value
         raise ValueError(f"a name for value {value} was not found in {cls.__name__}")

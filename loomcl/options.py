@@ -33,6 +33,13 @@ class CompilerOptions:
     """Fold `if (lid < s)` into work-item loop bounds (fold-local-id-guards)."""
     horizontal_loops: bool = True
     """Implicit barriers in barrier-free uniform inner loops (pocl 4.6); structured form only."""
+    register_blocking: bool = True
+    """Interchanged kernel loops run per strip of work-items, their state in registers (register-blocking)."""
+    transpose_private: bool = True
+    """Private arrays' context arrays element-major, unit-stride along x (transpose-private-arrays)."""
+    loop_order: str = "locality"
+    """Which legal kernel loops implicit-loop-barriers interchanges with the work-item loop:
+    "locality" (Kim's stride rule, transforms/loop_order.py) or "bfo" (every innermost one)."""
     wfv: bool = True
     """Whole-function vectorization of x work-item loops with loops inside (vectorize-work-items)."""
     wfv_everywhere: bool = False
@@ -52,8 +59,17 @@ class CompilerOptions:
     """llvm.access.group + llvm.loop.parallel_accesses on work-item loops (pocl 4.2)."""
     vectorize: bool = True
     """LLVM's loop and SLP vectorizers."""
+    vectorize_x: bool = True
+    """Short kernel loops inside x work-item loops unrolled fully, rolled x loops of 16 doubles
+    vectorized 16 wide, so the x loop is what LLVM vectorizes (codegen/unroll_hints.py)."""
     interleave: bool = True
     """Loop interleaving (several vector iterations in flight)."""
+    roll_small_x_loops: bool = True
+    """x work-item loops of at most 64 work-items kept from LLVM's full unroll, so that its loop
+    vectorizer gets them (codegen/llvm_emitter.py)."""
+    tiled_group_order: bool = True
+    """Kernels that walk arrays down their columns get their work-groups in tiles of groups, not
+    row by row (transforms/group_order.py)."""
     unroll: bool = True
     opt_level: int = 3
     """LLVM's optimization level; -cl-opt-disable makes it 0."""
@@ -78,11 +94,17 @@ class CompilerOptions:
         "-loomcl-no-structured": ("structured", False),
         "-loomcl-no-fold-guards": ("fold_guards", False),
         "-loomcl-no-horizontal-loops": ("horizontal_loops", False),
+        "-loomcl-no-register-blocking": ("register_blocking", False),
+        "-loomcl-no-transpose-private": ("transpose_private", False),
         "-loomcl-no-wfv": ("wfv", False),
         "-loomcl-context-all": ("context_all", True),
+        "-loomcl-loop-order-bfo": ("loop_order", "bfo"),
         "-loomcl-no-scalarize": ("scalarize", False),
         "-loomcl-no-parallel-metadata": ("parallel_metadata", False),
         "-loomcl-no-vectorize": ("vectorize", False),
+        "-loomcl-no-vectorize-x": ("vectorize_x", False),
+        "-loomcl-unroll-small-x-loops": ("roll_small_x_loops", False),
+        "-loomcl-row-group-order": ("tiled_group_order", False),
         "-loomcl-verify-each": ("verify_each", True),
         "-loomcl-check": ("checked", True),
     }
@@ -122,6 +144,18 @@ class CompilerOptions:
         """implicit-loop-barriers runs: only in the structured form, where the loop it makes becomes
         group-level scalar control flow (in plain CBS it would become a dispatcher loop)."""
         return self.horizontal_loops and self.uses_structured_form
+
+    @property
+    def uses_transpose_private(self) -> bool:
+        """transpose-private-arrays runs: the element-major layout pays where the x loop is the one
+        LLVM vectorizes (`vectorize_x`, `roll_small_x_loops`); across j (the old layout's SLP
+        choice) it would not."""
+        return self.transpose_private and self.vectorize_x and self.roll_small_x_loops
+
+    @property
+    def uses_register_blocking(self) -> bool:
+        """register-blocking runs: it strips the loops that implicit-loop-barriers made group-level."""
+        return self.register_blocking and self.uses_horizontal_loops
 
     def prints_after(self, pass_name: str) -> bool:
         return pass_name in self.print_after or "all" in self.print_after

@@ -1,7 +1,7 @@
 """The analyses of one function, computed on demand and cached until the IR changes.
 
 A pass asks `analyses.dominators` (or `post_dominators`, `loops`, `uniformity`,
-`uniformity_along_x`) and gets the cached result, computed the first time it is asked for. After a
+`uniformity_along_x`, `strides`) and gets the cached result, computed the first time it is asked for. After a
 pass that changed the function, the pipeline calls `invalidate(preserved)`: every analysis not named
 in `preserved` is dropped and computed again when next asked for. A pass that changes the IR in the
 middle of its own work and then needs fresh results invalidates them itself. Analyses never change
@@ -19,6 +19,7 @@ from typing import Callable
 from ..ir.function import Function
 from .dominators import DominatorTree, PostDominatorTree
 from .loops import LoopInfo
+from .strides import Strides
 from .uniformity import Uniformity
 
 DOMINATORS = "dominators"
@@ -26,13 +27,17 @@ POST_DOMINATORS = "post_dominators"
 LOOPS = "loops"
 UNIFORMITY = "uniformity"
 UNIFORMITY_ALONG_X = "uniformity_along_x"
-ALL_ANALYSES = frozenset({DOMINATORS, POST_DOMINATORS, LOOPS, UNIFORMITY, UNIFORMITY_ALONG_X})
+STRIDES = "strides"
+ALL_ANALYSES = frozenset({DOMINATORS, POST_DOMINATORS, LOOPS, UNIFORMITY, UNIFORMITY_ALONG_X, STRIDES})
 CFG_ANALYSES = frozenset({DOMINATORS, POST_DOMINATORS, LOOPS})
 """The analyses that depend only on the CFG's blocks and edges."""
 
 
 class Analyses:
     """The cached analyses of `function`."""
+
+    local_size: tuple[int, int, int] | None = None
+    """The work-group size, when known (a PassContext knows it): strides then fold local sizes."""
 
     def __init__(self, function: Function) -> None:
         self.function = function
@@ -67,6 +72,11 @@ class Analyses:
         """Shapes along dimension 0 only: for cost models, never for legality (see Uniformity)."""
         return self._get(UNIFORMITY_ALONG_X,
                          lambda: Uniformity(self.function, along_x=True, postdom=self.post_dominators))
+
+    @property
+    def strides(self) -> Strides:
+        """The strides of every memory access along the work-item ids and the loops (Kim ch. 3.3)."""
+        return self._get(STRIDES, lambda: Strides(self.function, self.loops, self.local_size))
 
     def is_cached(self, name: str) -> bool:
         return name in self._cache

@@ -5,6 +5,11 @@ through pyopencl on loomcl's ICD beside pyopencl on PoCL and loomcl's own API, i
 selected like a family of cases: it runs by default, `--only icd` runs it alone, `--no-icd` leaves it
 out.
 
+`--ablation` adds a loomcl variant for every technique of configs.py, each with that one technique off,
+and prints what each is worth per kernel (report_ablation.py); `--baseline PATH` sets this run beside an
+earlier `--json` record (report_baseline.py); `--record PATH` prints those tables for a saved record
+instead of running.
+
 main(argv) is what loomcl/cli.py calls. Exit status: 0 when every implementation that ran agreed with
 numpy on every row, 1 when any row mismatched or errored, 2 for bad arguments.
 """
@@ -14,7 +19,8 @@ import argparse
 import sys
 
 from ..runtime import host_info
-from . import configs, icd_report, icd_section, impls, machine, report, runner
+from . import configs, icd_report, icd_section, impls, machine, noise, report, runner
+from . import report_ablation, report_baseline
 from .suite import select
 
 QUICK_MACHINE = (1 << 22, 256, 3)     # copy elements, fma iterations, repeats
@@ -36,6 +42,15 @@ def parser() -> argparse.ArgumentParser:
                    help="also run loomcl with these named option sets: " + ", ".join(
                        f"{c.name} ({c.options or f'{c.threads} thread'})" for c in configs.CONFIGS.values()
                        if c.name != "default"))
+    p.add_argument("--ablation", action="store_true",
+                   help="run loomcl once more per technique, with it off, and print what each is worth per kernel: "
+                        + ", ".join(c.name for c in configs.techniques()))
+    p.add_argument("--baseline", metavar="PATH", help="compare this run with an earlier --json record")
+    p.add_argument("--record", metavar="PATH",
+                   help="no run: the --ablation and --baseline tables of a saved --json record")
+    p.add_argument("--noise", type=float, default=100 * noise.NOISE_FLOOR, metavar="PCT",
+                   help="differences below PCT%% (or the runs' own spread, if larger) are noise "
+                        "(default %(default)g)")
     p.add_argument("--no-pocl", action="store_true", help="do not run PoCL")
     p.add_argument("--no-loomcl", action="store_true", help="do not run loomcl")
     p.add_argument("--no-icd", action="store_true",
@@ -88,7 +103,9 @@ def main(argv: list[str] | None = None) -> int:
         log(f"no case matches {args.only!r}")
         return 2
     try:
-        chosen = configs.parse(args.config)
+        chosen = configs.parse(args.config, args.ablation)
+        baseline = report_baseline.load(args.baseline, "--baseline") if args.baseline else None
+        saved = report_baseline.load(args.record, "--record") if args.record else None
     except ValueError as exc:
         log(str(exc))
         return 2
@@ -99,12 +116,18 @@ def main(argv: list[str] | None = None) -> int:
     if repeat < 1:
         log("--repeat must be at least 1")
         return 2
+    if not 0 <= args.noise < 1000:
+        log("--noise must be a percentage from 0")
+        return 2
+    if saved:
+        return replay(args, saved, baseline)
     settings = {"quick": args.quick, "threads": args.threads, "repeat": repeat, "only": args.only,
-                "configs": {c.name: {"options": c.options, "threads": c.threads} for c in chosen}}
+                "configs": {c.name: {"options": c.options, "threads": c.threads, "technique": c.technique,
+                                     "description": c.description} for c in chosen}}
 
     status, record = 0, report.header(settings)
     if cases:
-        status, suite_record = run_suite(args, cases, chosen, repeat, settings)
+        status, suite_record = run_suite(args, cases, chosen, repeat, settings, baseline)
         record = suite_record or record
     if with_icd:
         section = run_icd(args, repeat)
@@ -117,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     return status
 
 
-def run_suite(args, cases, chosen, repeat: int, settings: dict) -> tuple[int, dict | None]:
+def run_suite(args, cases, chosen, repeat: int, settings: dict, baseline: dict | None) -> tuple[int, dict | None]:
     """The kernel suite: (exit status, the JSON record), printing its summary; (1, None) when no
     implementation opened."""
     opened, unavailable = open_implementations(args, chosen)
@@ -127,6 +150,9 @@ def run_suite(args, cases, chosen, repeat: int, settings: dict) -> tuple[int, di
         log("nothing to run: no implementation is available")
         return 1, None
     names = [impl.name for impl in opened]
+    # the techniques --ablation added have their own table: the main one shows loomcl, --config's and PoCL
+    extra = {c.label for c in chosen} - {c.label for c in configs.parse(args.config)}
+    shown = [name for name in names if name not in extra]
     log("running on: " + ", ".join(f"{i.name} ({i.device_name})" for i in opened))
 
     n, fma_iters, machine_repeat = QUICK_MACHINE if args.quick else FULL_MACHINE
@@ -141,11 +167,41 @@ def run_suite(args, cases, chosen, repeat: int, settings: dict) -> tuple[int, di
         log(progress(index, len(cases), rows[-1]))
     limits = limits.merge(machine.measure(opened, n, fma_iters, machine_repeat, threads))
 
-    print(report.summary(rows, names, limits, unavailable))
+    print(report.summary(rows, shown, limits, unavailable))
+    record = report.to_json(rows, names, limits, settings, unavailable)
     if args.plot:
-        _plot_module().plot(args.plot, rows, names, limits)
+        _plot_module().plot(args.plot, rows, shown, limits)
         log(f"wrote {args.plot}")
-    return exit_status(rows), report.to_json(rows, names, limits, settings, unavailable)
+    comparisons(args, record, baseline, "this run")
+    return exit_status(rows), record
+
+
+def comparisons(args, record: dict, baseline: dict | None, what: str) -> None:
+    """The ablation table (added to the record) and the before/after table, and the ablation plot."""
+    floor = args.noise / 100
+    if args.ablation:
+        print("\nablation: each kernel's time with one technique off / with all on\n"
+              + report_ablation.table(record, floor))
+        record["ablation"] = report_ablation.to_json(record, floor)
+        if args.plot:
+            from . import plot_ablation
+            path = plot_ablation.path_beside(args.plot)
+            plot_ablation.plot(path, record, floor)
+            log(f"wrote {path}")
+    if baseline:
+        print(f"\nbefore and after: {args.baseline} and {what}\n" + report_baseline.comparison(baseline, record, floor))
+
+
+def replay(args, record: dict, baseline: dict | None) -> int:
+    """--record: the tables of a saved run, no run."""
+    if not (args.ablation or baseline):
+        log("--record needs --ablation or --baseline: the tables to print")
+        return 2
+    if args.ablation and not report_ablation.techniques(record):
+        log(f"--record {args.record}: the run measured no technique config (it was not run with --ablation)")
+        return 2
+    comparisons(args, record, baseline, args.record)
+    return 0
 
 
 def run_icd(args, repeat: int) -> icd_section.IcdSection:

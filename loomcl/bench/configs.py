@@ -1,7 +1,11 @@
 """Named compiler configurations for `--config`: each switches one loomcl technique off, so that a row can
 be set beside the same row with the technique on. The compiler honours the build options
 (loomcl/options.py, CompilerOptions); a thread count is set on the worker pool before each timed run.
-This table is the one place that names them."""
+This table is the one place that names them.
+
+A row is a technique unless it says `technique=False`: `--ablation` runs every technique row and the
+ablation table (report_ablation.py) gives each a column, so a row added here is measured without further
+code. Modes (one thread, checked mode) change how loomcl runs, not what the compiler does for speed."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,10 +17,16 @@ class Config:
     options: str = ""           # appended to Program.build options
     threads: int | None = None  # worker threads for this variant (None: --threads or the default)
     description: str = ""
+    technique: bool = True      # switches one speed technique off (else a mode: --config only)
+
+    @property
+    def label(self) -> str:
+        """The implementation's name in tables and records: loomcl, loomcl[novec], ..."""
+        return "loomcl" if self.name == "default" else f"loomcl[{self.name}]"
 
 
 CONFIGS: dict[str, Config] = {c.name: c for c in [
-    Config("default", "", None, "every technique on"),
+    Config("default", "", None, "every technique on", technique=False),
     Config("novec", "-loomcl-no-parallel-metadata", None,
            "work-item loops without llvm.loop parallel-access metadata: LLVM vectorizes only what it proves"),
     Config("scalar", "-loomcl-no-vectorize", None, "LLVM loop and SLP vectorizers off"),
@@ -28,18 +38,38 @@ CONFIGS: dict[str, Config] = {c.name: c for c in [
            "no folding of local-id guards (if (lid < s)) into work-item loop bounds"),
     Config("nohoriz", "-loomcl-no-horizontal-loops", None,
            "no horizontal inner-loop parallelization: barrier-free uniform loops stay inside the work-item loops"),
+    Config("bfo", "-loomcl-loop-order-bfo", None,
+           "breadth-first order for every legal inner kernel loop, not only where strides favour it",
+           technique=False),
+    Config("unrollx", "-loomcl-unroll-small-x-loops", None,
+           "x work-item loops of at most 64 work-items left to LLVM's full unroll (before its vectorizer)"),
+    Config("rowgroups", "-loomcl-row-group-order", None,
+           "work-groups walked row by row, not in tiles of 32 x 32 groups (column-walking kernels)"),
+    Config("noblock", "-loomcl-no-register-blocking", None,
+           "interchanged kernel loops run over all work-items per iteration: their state in context arrays"),
+    Config("novecx", "-loomcl-no-vectorize-x", None,
+           "no unroll hints for the x loop's vectorizer: short kernel loops in x loops may stay loops"),
+    Config("notranspose", "-loomcl-no-transpose-private", None,
+           "private arrays' context arrays work-item-major: p[j] strided across work-items"),
     Config("nowfv", "-loomcl-no-wfv", None,
            "no whole-function vectorization: x work-item loops with loops inside are left to LLVM (scalar)"),
-    Config("1thread", "", 1, "one worker thread"),
+    Config("1thread", "", 1, "one worker thread", technique=False),
     Config("check", "-loomcl-check", None,
-           "checked mode: bounds checks on every access and barrier-divergence checks (the debugging mode)"),
+           "checked mode: bounds checks on every access and barrier-divergence checks (the debugging mode)",
+           technique=False),
 ]}
 
 POCL_THREADS_ENV = ("POCL_MAX_PTHREAD_COUNT", "POCL_CPU_MAX_CU_COUNT")   # PoCL <= 3.x, >= 4.0
 
 
-def parse(names: str | None) -> list[Config]:
-    """'novec,1thread' -> [default, novec, 1thread]: the default always runs, for the comparison."""
+def techniques() -> list[Config]:
+    """The rows --ablation runs: each switches one technique off."""
+    return [c for c in CONFIGS.values() if c.technique]
+
+
+def parse(names: str | None, ablation: bool = False) -> list[Config]:
+    """'novec,1thread' -> [default, novec, 1thread]: the default always runs, for the comparison; with
+    `ablation`, every technique row too (after the named ones)."""
     chosen = [CONFIGS["default"]]
     for name in (names or "").split(","):
         name = name.strip()
@@ -48,4 +78,6 @@ def parse(names: str | None) -> list[Config]:
         if name not in CONFIGS:
             raise ValueError(f"unknown config {name!r}; known: {', '.join(CONFIGS)}")
         chosen.append(CONFIGS[name])
+    if ablation:
+        chosen += [c for c in techniques() if c not in chosen]
     return chosen

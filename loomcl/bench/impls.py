@@ -86,7 +86,7 @@ def open_pocl() -> Implementation | str:
 
 def open_loomcl(config: Config, threads: int | None) -> Implementation | str:
     count = config.threads or threads
-    name = "loomcl" if config.name == "default" else f"loomcl[{config.name}]"
+    name = config.label
     try:
         import loomcl as cl
         device = cl.get_platforms()[0].get_devices()[0]

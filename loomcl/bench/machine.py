@@ -127,6 +127,7 @@ def measure(impls: list[Implementation], n: int, fma_iters: int, repeat: int, th
     limits.fma_gflops[MACHINE] = native_peak.fma_peak_gflops(host_info.vector_bytes() // 4, threads)
     for impl in impls:
         try:
+            impl.activate()     # its thread count (--threads, a config's): the suite's rows set it too
             limits.copy_gbs[impl.name], limits.fma_gflops[impl.name] = kernel_limits(impl, n, fma_iters, repeat)
             limits.launch_us[impl.name] = launch_costs(impl)
         except Exception as exc:  # noqa: BLE001 - a probe that cannot build only loses its column

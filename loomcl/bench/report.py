@@ -81,13 +81,17 @@ def table(rows: list[Row], names: list[str], limits: Limits) -> str:
     return aligned(lines, left=2)
 
 
-def aligned(lines: list[list[str]], left: int) -> str:
-    """A header line and rows as text columns: the first `left` to the left, the rest to the right, a rule
-    under the header; a column nobody filled (only '' or '-') is left out, since it says nothing."""
-    filled = [i for i in range(len(lines[0])) if any(line[i] not in ("", "-") for line in lines[1:])]
+def aligned(lines: list[list[str]], left: int, last_left: bool = False) -> str:
+    """A header line and rows as text columns: the first `left` (and with `last_left` the last) to the left,
+    the rest to the right, a rule under the header; a column nobody filled (only '' or '-') is left out,
+    since it says nothing."""
+    count = len(lines[0])
+    to_left = [i < left or last_left and i == count - 1 for i in range(count)]
+    filled = [i for i in range(count) if any(line[i] not in ("", "-") for line in lines[1:])]
     lines = [[line[i] for i in filled] for line in lines]
+    to_left = [to_left[i] for i in filled]
     widths = [max(len(line[i]) for line in lines) for i in range(len(filled))]
-    text = ["  ".join(v.ljust(w) if i < left else v.rjust(w) for i, (v, w) in enumerate(zip(line, widths)))
+    text = ["  ".join(v.ljust(w) if to_left[i] else v.rjust(w) for i, (v, w) in enumerate(zip(line, widths)))
             for line in lines]
     text.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(line.rstrip() for line in text)

@@ -4,7 +4,8 @@
 
 The wrapper reads each kernel parameter from its 64-bit argument slot once, decodes the first group
 index of [begin, end) into (x, y, z) with x innermost, then walks the groups, stepping x and carrying
-into y and z (two compares and selects per group, no division), and calls the body with
+into y and z (two compares and selects per group, no division; for 2D work-groups in tiles of
+groups, group_walk.py), and calls the body with
 `region_origin + (x, y, z)`. The body is an internal `alwaysinline` function, so after inlining the
 launch loads and parameter decoding are hoisted out of the group loop.
 
@@ -25,6 +26,7 @@ from .abi import LAUNCH_FIELDS, LAUNCH_SCALAR_FIELDS, LOCAL_ALIGN, PRIVATE_ARENA
 from .errors import CodegenError
 from .check_ranges import group_test
 from .llvm_emitter import BodyEnvironment, FunctionEmitter, callee_symbol
+from .group_walk import tiled_decode, tiled_step
 from .llvm_group_test import dispatcher_text
 from .llvm_module import LAUNCH_TYPE, ModuleText, quote
 from .llvm_types import llvm_type
@@ -69,7 +71,7 @@ def build_kernel_module(function: Function, params: KernelSignature | list[Param
     flush = options.denormals_are_zero
     module.functions.append(_entry_text(function, kinds, symbol, body_symbol,
                                         _flush_denormals(module) if flush and _is_x86(triple) else None,
-                                        options.checked))
+                                        options.checked, function.group_tile))
     attributes = "\n".join(_ATTRIBUTES).replace("DENORMALS", _DENORMALS_FLUSHED if flush else "")
     text = module.text(triple, datalayout) + attributes + "\n"
     return KernelModule(text, symbol, tuple(function.local_size), static_bytes, private_bytes)
@@ -177,14 +179,15 @@ def _emit_callees(pending: list[Function], module: ModuleText, options: Compiler
 
 
 def _entry_text(function: Function, kinds: list[ParamKind], symbol: str, body_symbol: str,
-                float_mode: tuple[list[str], list[str]] | None = None, checked: bool = False) -> str:
+                float_mode: tuple[list[str], list[str]] | None = None, checked: bool = False,
+                tile: int | None = None) -> str:
     """The wrapper; `float_mode` is (lines that set the CPU's floating-point mode, lines that
     restore it), run around the group loop; `checked`: the body takes the argument block too."""
     set_mode, restore_mode = float_mode or ([], [])
     lines = [f"define void @{quote(symbol)}(ptr noalias readonly %args, ptr noalias readonly %launch, "
              f"i64 %begin, i64 %end, ptr noalias align {LOCAL_ALIGN} %arena) #1 {{", "entry:"] + set_mode
     args = [_param_from_slot(lines, i, p.type, kind) for i, (p, kind) in enumerate(zip(function.params, kinds))]
-    loop = _group_loop(args, body_symbol, ["ptr %args"] if checked else [])
+    loop = _group_loop(args, body_symbol, ["ptr %args"] if checked else [], tile)
     if checked:
         loop = _stop_on_violation(lines, loop, 2 * len(function.params))
     lines += loop
@@ -267,29 +270,27 @@ def _launch_load(lines: list[str], name: str, field: str, dim: int) -> str:
     return f"%{name}"
 
 
-def _group_loop(args: list[str], body_symbol: str, extra: list[str]) -> list[str]:
+def _group_loop(args: list[str], body_symbol: str, extra: list[str], tile: int | None = None) -> list[str]:
+    """The walk over groups [begin, end): row order, or tiles of `tile` groups (group_walk.py)."""
     lines: list[str] = []
     for d in range(3):
         _launch_load(lines, f"groups{d}", "region_groups", d)
         _launch_load(lines, f"origin{d}", "region_origin", d)
-    lines += [
-        "  %any = icmp slt i64 %begin, %end",
-        "  br i1 %any, label %decode, label %done",
-        "decode:",
+    tiles = ["x0", "y0"] if tile else []
+    lines += ["  %any = icmp slt i64 %begin, %end", "  br i1 %any, label %decode, label %done", "decode:"]
+    lines += tiled_decode(tile) if tile else [
         "  %x.first = urem i64 %begin, %groups0",
         "  %yz.first = udiv i64 %begin, %groups0",
         "  %y.first = urem i64 %yz.first, %groups1",
-        "  %z.first = udiv i64 %yz.first, %groups1",
-        "  br label %group",
-        "group:",
-        "  %g = phi i64 [ %begin, %decode ], [ %g.next, %group ]",
-        "  %x = phi i64 [ %x.first, %decode ], [ %x.next, %group ]",
-        "  %y = phi i64 [ %y.first, %decode ], [ %y.next, %group ]",
-        "  %z = phi i64 [ %z.first, %decode ], [ %z.next, %group ]",
+        "  %z.first = udiv i64 %yz.first, %groups1"]
+    lines += ["  br label %group", "group:", "  %g = phi i64 [ %begin, %decode ], [ %g.next, %group ]"]
+    lines += [f"  %{v} = phi i64 [ %{v}.first, %decode ], [ %{v}.next, %group ]" for v in ["x", "y", "z"] + tiles]
+    lines += [
         "  %id.x = add i64 %origin0, %x",
         "  %id.y = add i64 %origin1, %y",
         "  %id.z = add i64 %origin2, %z",
-        f"  call void @{quote(body_symbol)}({', '.join(args + ['i64 %id.x', 'i64 %id.y', 'i64 %id.z', 'ptr %launch', 'ptr %arena'] + extra)})",
+        f"  call void @{quote(body_symbol)}({', '.join(args + ['i64 %id.x', 'i64 %id.y', 'i64 %id.z', 'ptr %launch', 'ptr %arena'] + extra)})"]
+    lines += tiled_step(tile) if tile else [
         "  %x.inc = add i64 %x, 1",
         "  %x.wrap = icmp eq i64 %x.inc, %groups0",
         "  %x.next = select i1 %x.wrap, i64 0, i64 %x.inc",
@@ -298,7 +299,8 @@ def _group_loop(args: list[str], body_symbol: str, extra: list[str]) -> list[str
         "  %y.wrap = icmp eq i64 %y.carry, %groups1",
         "  %y.next = select i1 %y.wrap, i64 0, i64 %y.carry",
         "  %z.inc = add i64 %z, 1",
-        "  %z.next = select i1 %y.wrap, i64 %z.inc, i64 %z",
+        "  %z.next = select i1 %y.wrap, i64 %z.inc, i64 %z"]
+    lines += [
         "  %g.next = add nsw i64 %g, 1",
         "  %more = icmp slt i64 %g.next, %end",
         "  br i1 %more, label %group, label %done",

@@ -9,10 +9,17 @@ What it guarantees of the output:
   `distinct` access group (private memory is left to LLVM's own analysis), and the
   loop's latch branch carries `llvm.loop` with `parallel_accesses` and `mustprogress` (pocl 4.2;
   ../shared/LLVMLITE.md): LLVM vectorizes the work-item loop without proving the work-items
-  independent. `vectorize.enable` is left out: across the benchmark's 31 kernels it changed no
+  independent. A short kernel loop inside an x loop carries `unroll.full`, and a rolled x loop of
+  16 doubles a width of 16 (unroll_hints.py, option `vectorize_x`). `vectorize.enable` is left out: across the benchmark's 31 kernels it changed no
   vectorization decision, and where LLVM declines it made LLVM print "loop not vectorized" warnings
   to the user's stderr. Atomics get no access group: work-items do race on them; nor do volatile
-  accesses, which LLVM must not widen;
+  accesses, which LLVM must not widen. An x loop of at most ROLLED_X_LOOP_TRIPS work-items also
+  carries `llvm.loop.unroll.disable` (option `roll_small_x_loops`): LLVM's full unroll runs before
+  its loop vectorizer, and turned the 16 work-items of a 16x16 group into straight-line scalar code
+  (the vectorizer then took the y loop, guarded by `width == 1`); kept rolled, the x loop becomes
+  one vector iteration. Measured (one thread, CPU time, against `-loomcl-unroll-small-x-loops`):
+  sgemmNaive 9.8x, floydWarshall 3.4x, transpose 2x, sgemmTiled 1.65x, dct8x8 1.15x faster, the
+  rest of the suite unchanged;
 * group ids, launch fields (printf's buffer too) and `__local` variables come from a `BodyEnvironment` (the work-group body)
   and raise in plain functions; `local_id`, `local_size` and `barrier` must not reach code generation.
 
@@ -29,7 +36,7 @@ from ..ir.function import Block, Function
 from ..ir.values import Constant, GlobalVariable, Undef, Value, VectorConstant
 from ..options import CompilerOptions
 from .errors import CodegenError
-from . import llvm_libm_fmod
+from . import llvm_libm_fmod, unroll_hints
 from .llvm_checks import CheckEmitter
 from .llvm_image import HANDLERS as IMAGE_HANDLERS
 from .llvm_lanes import HANDLERS as LANE_HANDLERS
@@ -37,6 +44,9 @@ from .llvm_math import emit_math
 from .llvm_module import LAUNCH_TYPE, ModuleText, quote
 from .llvm_printf import printf_helper
 from .llvm_types import format_constant, llvm_type
+
+ROLLED_X_LOOP_TRIPS = 64
+"""The largest x loop kept from LLVM's full unroll (larger ones it does not fully unroll anyway)."""
 
 _QUERY_FIELDS = {
     ins.Query.ENQUEUED_LOCAL_SIZE: "enqueued_local_size",
@@ -178,7 +188,7 @@ class FunctionEmitter:
     def emit(self, symbol: str, linkage: str = "internal", attributes: str = "#0",
              extra_params: tuple[str, ...] = ()) -> str:
         """The whole `define` text; also registers it with the module."""
-        self._mark_parallel_loops()
+        self._mark_loops()
         params = [f"{llvm_type(p.type)} {self.ref(p)}" for p in self.function.params]
         self._emit_entry_prologue()
         for block in self.function.blocks:
@@ -208,21 +218,46 @@ class FunctionEmitter:
                 self.entry_lines.append(
                     f"  {self.global_ref(gv)} = getelementptr inbounds i8, ptr {self.env.arena}, i64 {offset}")
 
-    def _mark_parallel_loops(self) -> None:
-        """One distinct access group per work-item loop; a block in nested loops lists all of them."""
-        if not self.options.parallel_metadata:
-            return
+    def _mark_loops(self) -> None:
+        """One distinct access group per work-item loop; a block in nested loops lists all of them.
+        The latches' loop ids also carry the unroll hints: rolled x loops (`_keep_rolled`) and those
+        of `unroll_hints` (option `vectorize_x`)."""
+        parts_of: dict[Block, list[str]] = {}
+        unrolled = unroll_hints.kernel_loops_unrolled(self.function) if self.options.vectorize_x else []
+        if self.options.parallel_metadata:
+            self._add_access_groups(parts_of)
+            for loop in self.function.work_item_loops if self.options.vectorize_x else ():
+                width = self._keep_rolled(loop) and unroll_hints.whole_loop_width(loop, unrolled)
+                if width:
+                    parts_of[loop.latch].append(
+                        self.module.add_metadata(f'!{{!"llvm.loop.vectorize.width", i32 {width}}}'))
+        for block, parts in parts_of.items():
+            self.loop_ids[block] = self.module.add_self_referential(parts)
+        if unrolled:
+            full = self.module.add_metadata('!{!"llvm.loop.unroll.full"}')
+            for loop in unrolled:
+                loop_id = self.module.add_self_referential([full])
+                for latch in loop.latches:
+                    self.loop_ids.setdefault(latch, loop_id)
+
+    def _add_access_groups(self, parts_of: dict[Block, list[str]]) -> None:
         groups_of: dict[Block, list[str]] = {}
         for loop in self.function.work_item_loops:
             group = self.module.add_metadata("distinct !{}")
             for block in loop.blocks:
                 groups_of.setdefault(block, []).append(group)
-            parts = [self.module.add_metadata(f'!{{!"llvm.loop.parallel_accesses", {group}}}'),
-                     self.module.add_metadata('!{!"llvm.loop.mustprogress"}')]
-            self.loop_ids[loop.latch] = self.module.add_self_referential(parts)
+            parts = parts_of.setdefault(loop.latch, [])
+            parts += [self.module.add_metadata(f'!{{!"llvm.loop.parallel_accesses", {group}}}'),
+                      self.module.add_metadata('!{!"llvm.loop.mustprogress"}')]
+            if self._keep_rolled(loop):
+                parts.append(self.module.add_metadata('!{!"llvm.loop.unroll.disable"}'))
         for block, groups in groups_of.items():
             self.access_groups[block] = groups[0] if len(groups) == 1 else \
                 self.module.add_metadata("!{" + ", ".join(groups) + "}")
+
+    def _keep_rolled(self, loop) -> bool:
+        size = self.function.local_size
+        return self.options.roll_small_x_loops and loop.dim == 0 and size is not None and size[0] <= ROLLED_X_LOOP_TRIPS
 
     def access_group(self, inst: ins.Instruction) -> str:
         """The access group of `inst`'s work-item loops. Only memory that OpenCL's race-freedom rule

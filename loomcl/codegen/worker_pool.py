@@ -21,6 +21,15 @@ a lock around `loomcl_pool_run`):
   with no threads at all) therefore cannot hang a launch.
 * Groups are claimed in chunks from `next` with `atomicrmw add` (dynamic load balance, Kim ch. 5).
   Regions run one after another; `next` counts across all of them (a flat group index).
+* A launch whose work is tiny runs on the caller alone: sharing it saves less than the hand-off
+  costs, and a worker that got in and is then preempted (other processes share the cores) makes the
+  caller wait for it for a scheduler tick (the heavy tails of small launches under load). Each
+  request keeps a note, `solo`, from its last run: a solo run that took under SOLO_NS stays solo; a
+  shared run goes solo when the caller's own part of it, times the participants, is under SOLO_NS
+  (the caller's part does not include waiting for a late worker, so a preempted worker does not
+  keep a small launch shared). A solo run claims no chunk after SOLO_NS (`deadline`): the groups
+  left are then shared as in any launch, so a launch whose work grew (the same shape, a bigger loop
+  count) loses at most SOLO_NS to the note.
 
 * Each participant runs its chunks through the guard (pool_guard.py, whose IR is part of this module):
   a kernel fault or Ctrl-C ends them early, and `loomcl_pool_run` returns the launch's status
@@ -46,9 +55,12 @@ REGION_IR = "{ ptr, ptr, ptr, i64, i64 }"  # entry, args, launch, first flat gro
 
 
 class LaunchRequest(ctypes.Structure):
-    """What `loomcl_pool_run` takes: one pointer, so the ctypes call is as cheap as it gets."""
+    """What `loomcl_pool_run` takes: one pointer, so the ctypes call is as cheap as it gets. `solo`
+    is the run's own note (0 at first): whether the next launch of this request runs on the caller
+    alone (see SOLO_NS)."""
 
-    _fields_ = [("regions", ctypes.c_void_p), ("count", ctypes.c_int64), ("total", ctypes.c_int64)]
+    _fields_ = [("regions", ctypes.c_void_p), ("count", ctypes.c_int64), ("total", ctypes.c_int64),
+                ("solo", ctypes.c_int64)]
 
 
 class RegionDesc(ctypes.Structure):
@@ -66,6 +78,7 @@ class RegionDesc(ctypes.Structure):
 CHUNKS_PER_THREAD = 8
 MAX_CHUNK = 1024
 SPIN_ITERATIONS = 20000  # ~0.1-0.3 ms of `pause` before a worker sleeps on the futex
+SOLO_NS = 5000  # a launch of less work than this (ns on one thread) runs on the caller alone
 CLOSED = 1 << 31
 COUNT_MASK = CLOSED - 1
 CODEGEN_OPT_LEVEL = 2  # the code generator's level; the IR is hand-written and runs no IR pipeline
@@ -89,15 +102,29 @@ POOL_IR = r"""
 @nregions = internal global i64 0
 @total = internal global i64 0
 @chunk = internal global i64 1
+@deadline = internal global i64 0   ; a solo run's: claim no chunk after it (0: none)
 @arenas = internal global ptr null
 
 declare i64 @syscall(i64, ...)
+declare i32 @clock_gettime(i32, ptr)
 declare i64 @llvm.smax.i64(i64, i64)
 declare i64 @llvm.smin.i64(i64, i64)
 
 define internal void @pause() alwaysinline {
   call void asm sideeffect "pause", "~{memory}"()
   ret void
+}
+
+define internal i64 @now_ns() {
+  %ts = alloca { i64, i64 }, align 8
+  %r = call i32 @clock_gettime(i32 1, ptr %ts)   ; CLOCK_MONOTONIC (vDSO: no system call)
+  %sp = getelementptr { i64, i64 }, ptr %ts, i64 0, i32 0
+  %s = load i64, ptr %sp
+  %np = getelementptr { i64, i64 }, ptr %ts, i64 0, i32 1
+  %n = load i64, ptr %np
+  %sn = mul i64 %s, 1000000000
+  %t = add i64 %sn, %n
+  ret i64 %t
 }
 
 define internal void @futex_wait(ptr %addr, i32 %val) {
@@ -151,7 +178,15 @@ entry:
 claim:
   %cancelled = load atomic i32, ptr @cancel seq_cst, align 4   ; Ctrl-C: claim nothing more
   %stop = icmp ne i32 %cancelled, 0
-  br i1 %stop, label %out, label %take
+  br i1 %stop, label %out, label %timed
+timed:
+  %dl = load i64, ptr @deadline
+  %has_dl = icmp ne i64 %dl, 0
+  br i1 %has_dl, label %check_dl, label %take
+check_dl:
+  %now = call i64 @now_ns()
+  %past = icmp sgt i64 %now, %dl
+  br i1 %past, label %out, label %take
 take:
   %start = atomicrmw add ptr @next, i64 %chunk monotonic
   %more = icmp slt i64 %start, %total
@@ -270,6 +305,9 @@ entry:
   %nreg = load i64, ptr %np
   %tp = getelementptr { ptr, i64, i64 }, ptr %request, i64 0, i32 2
   %total = load i64, ptr %tp
+  %sop = getelementptr { ptr, i64, i64, i64 }, ptr %request, i64 0, i32 3
+  %solo_note = load i64, ptr %sop
+  %noted_solo = icmp ne i64 %solo_note, 0
   %allowed = load atomic i32, ptr @allowed acquire, align 4
   %workers = sext i32 %allowed to i64
   %threads = add i64 %workers, 1
@@ -286,13 +324,46 @@ entry:
   %alone = or i1 %nobody, %few
   %arenas = load ptr, ptr @arenas
   %arena0 = load ptr, ptr %arenas
-  br i1 %alone, label %solo, label %publish
+  br i1 %alone, label %solo, label %shareable
+shareable:
+  %t0 = call i64 @now_ns()
+  br i1 %noted_solo, label %solo_by_note, label %publish
+solo_by_note:
+  ; alone until SOLO_NS have passed; then the groups left are shared (the work changed). Chunks
+  ; 4x the usual: fewer claims and clock reads, and at most a quarter of a 2-thread launch alone.
+  %deadline = add i64 %t0, SOLO_NS
+  store i64 %deadline, ptr @deadline
+  %solo_chunk = shl i64 %chunk, 2
+  store i64 %solo_chunk, ptr @chunk
+  store atomic i64 0, ptr @next monotonic, align 8
+  %noted_end = call i32 @guarded_chunks(ptr %slot0, ptr %arena0)
+  store i64 0, ptr @deadline
+  %claimed = load atomic i64, ptr @next monotonic, align 8
+  %left = icmp slt i64 %claimed, %total
+  %clean = icmp eq i32 %noted_end, 0
+  %halted = load atomic i32, ptr @cancel seq_cst, align 4
+  %going = icmp eq i32 %halted, 0
+  %share0 = and i1 %left, %clean
+  %share = and i1 %share0, %going
+  br i1 %share, label %escalate, label %solo_done
+escalate:
+  store i64 %chunk, ptr @chunk
+  br label %open
+solo_done:
+  %t1 = call i64 @now_ns()
+  %solo_took = sub i64 %t1, %t0
+  %still_small = icmp slt i64 %solo_took, SOLO_NS
+  %note1 = zext i1 %still_small to i64
+  store i64 %note1, ptr %sop
+  br label %finish
 solo:
   store atomic i64 0, ptr @next monotonic, align 8
   %solo_end = call i32 @guarded_chunks(ptr %slot0, ptr %arena0)
   br label %finish
 publish:
   store atomic i64 0, ptr @next monotonic, align 8
+  br label %open
+open:
   %g = load i32, ptr @gen
   %g1 = add i32 %g, 1
   %g64 = zext i32 %g1 to i64
@@ -308,6 +379,12 @@ do_wake:
 own:
   %own_end = call i32 @guarded_chunks(ptr %slot0, ptr %arena0)
   %old = atomicrmw or ptr @join, i64 CLOSED acq_rel
+  %t2 = call i64 @now_ns()
+  %own_took = sub i64 %t2, %t0
+  %work_estimate = mul i64 %own_took, %threads
+  %small = icmp slt i64 %work_estimate, SOLO_NS
+  %note2 = zext i1 %small to i64
+  store i64 %note2, ptr %sop
   br label %drain
 drain:
   %k = phi i32 [ 0, %own ], [ %k1, %spin ], [ 0, %yield ]
@@ -365,6 +442,7 @@ def pool_ir() -> str:
     pool = (
         POOL_IR.replace("REGION", REGION_IR)
         .replace("SPIN", str(SPIN_ITERATIONS))
+        .replace("SOLO_NS", str(SOLO_NS))
         .replace("COUNT_MASK", str(COUNT_MASK))
         .replace("CLOSED", str(CLOSED))
         .replace("CHUNKS_PER_THREAD", str(CHUNKS_PER_THREAD))
@@ -409,6 +487,6 @@ def _provide_libc() -> None:
     """Make the libc functions the pool calls (futex and sched_yield through `syscall`, the guard's
     signal functions) visible to the JIT's symbol resolver."""
     libc = ctypes.CDLL(None)
-    for name in ("syscall", *LIBC_SYMBOLS):
+    for name in ("syscall", "clock_gettime", *LIBC_SYMBOLS):
         if not llvm.address_of_symbol(name):
             llvm.add_symbol(name, ctypes.cast(getattr(libc, name), ctypes.c_void_p).value)

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 
 from loomcl.errors import LogicError, status_code
-from loomcl.runtime.buffer import check_host_access
+from loomcl.runtime.buffer import Buffer, check_host_access
+from loomcl.runtime.constants import command_type
 from loomcl.runtime.mapping import enqueue_map_buffer
-from loomcl.runtime.transfer import enqueue_copy, enqueue_fill_buffer
+from loomcl.runtime.scheduler import HAND_OFF_BYTES
+from loomcl.runtime.transfer import enqueue_copy, enqueue_fill_buffer, read_work, write_work
 
 from .api_event import hand_out, queue_of, wait_list
 from .handles import registry
@@ -17,12 +19,22 @@ def _buffer(handle, routine: str):
 
 
 def _host_copy(routine, queue, buffer, blocking, offset, size, ptr, num_events, events, out, reading: bool):
+    """A read or write between a buffer and the caller's memory: its work made here, without
+    enqueue_copy's dispatch on argument types (pyopencl.array reads and writes on every get and
+    to_device)."""
     q, memory = queue_of(queue, routine), _buffer(buffer, routine)
+    if type(memory) is not Buffer and not isinstance(memory, Buffer):
+        raise LogicError(routine, status_code.INVALID_MEM_OBJECT, f"{memory!r} is not a buffer")
+    if memory.context is not q.context:
+        raise LogicError(routine, status_code.INVALID_CONTEXT, "the buffer and the queue belong to different contexts")
     check_host_access(memory, reading, routine)
     host = host_array(ptr, size, routine)
-    dest, src, offset_name = (host, memory, "src_offset") if reading else (memory, host, "dst_offset")
-    hand_out(enqueue_copy(q, dest, src, is_blocking=bool(blocking), **{offset_name: offset},
-                          wait_for=wait_list(num_events, events, routine, q)), out)
+    if reading:
+        command, work = command_type.READ_BUFFER, read_work(host, memory, offset)
+    else:
+        command, work = command_type.WRITE_BUFFER, write_work(memory, host, offset)
+    hand_out(q.enqueue(command, routine, work, wait_list(num_events, events, routine, q), bool(blocking),
+                       size >= HAND_OFF_BYTES), out)
 
 
 def clEnqueueReadBuffer(queue, buffer, blocking, offset, size, ptr, num_events, events, out):

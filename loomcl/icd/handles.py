@@ -122,7 +122,9 @@ class Registry:
 
     def release(self, address, kind: str, routine: str):
         """Drops a reference; returns the object when that was the last one (else None)."""
-        with self._lock:
+        lock = self._lock  # (acquire and release: every launch through pyopencl releases its event)
+        lock.acquire()
+        try:
             table = self.live[kind]
             obj = table.get(address)
             if obj is None:
@@ -135,6 +137,8 @@ class Registry:
             if kind in REPORTED and self._address_of.get(id(obj)) == address:
                 del self._address_of[id(obj)]
             self._released.append(address)
+        finally:
+            lock.release()
         return obj
 
     def count(self, address) -> int:

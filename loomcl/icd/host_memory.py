@@ -13,7 +13,7 @@ def host_array(address, size: int, routine: str, what: str = "ptr") -> np.ndarra
         raise LogicError(routine, status_code.INVALID_VALUE, f"{what} is NULL")
     if size == 0:
         return np.zeros(0, dtype=np.uint8)
-    return np.ctypeslib.as_array((ctypes.c_uint8 * size).from_address(address))
+    return np.frombuffer((ctypes.c_uint8 * size).from_address(address), np.uint8)  # (as_array: 2x slower)
 
 
 def size_triple(address, routine: str, what: str) -> tuple[int, int, int]:

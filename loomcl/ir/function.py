@@ -152,6 +152,8 @@ class Function:
         self.work_item_loops: list[WorkItemLoop] = []  # the work-group form's loops, outer first
         self.local_size: tuple[int, int, int] | None = None  # set once specialized to a work-group
         self.check_sites: list = []  # checked mode: site index -> ir.check_sites.AccessSite | BarrierSite
+        self.remarks: list[str] = []  # why passes chose what they did; printed as `; ` lines
+        self.group_tile: int | None = None  # walk the groups in tiles of this many (group-order); None: rows
 
     @property
     def entry(self) -> Block:

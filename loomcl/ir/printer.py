@@ -65,8 +65,9 @@ def format_constant(c: Value) -> str:
 
 
 class FunctionPrinter:
-    def __init__(self, function: Function) -> None:
+    def __init__(self, function: Function, remarks: bool = True) -> None:
         self.function = function
+        self.remarks = remarks
         self.values = _Namer()
         self.blocks = _Namer()
 
@@ -97,6 +98,7 @@ class FunctionPrinter:
         if f.local_size:
             attrs += " local_size(%d, %d, %d)" % f.local_size
         lines = [f"{head} @{f.name}({params}){attrs} {{"]
+        lines += [f"  ; {remark}" for remark in f.remarks if self.remarks]
         lines += [f"  local @{v.name} : {v.value_type}" for v in f.local_variables]
         loop_headers = {loop.header: loop for loop in f.work_item_loops}
         for block in f.blocks:
@@ -121,8 +123,9 @@ class FunctionPrinter:
         return text
 
 
-def print_function(function: Function) -> str:
-    return FunctionPrinter(function).print()
+def print_function(function: Function, remarks: bool = True) -> str:
+    """The function's text; `remarks` (passes' `; ` notes on their choices) are not IR."""
+    return FunctionPrinter(function, remarks).print()
 
 
 def print_module(module: Module) -> str:

@@ -224,6 +224,8 @@ class _FunctionReader:
         current = None
         for line in lines:
             stripped = line.strip()
+            if stripped.startswith(";"):
+                continue  # a remark
             if stripped.startswith("local "):
                 self.read_local(stripped)
             elif stripped.endswith(":") or re.match(r"^[\w.\-]+:\s*(;|work_item_loop )", stripped):

@@ -12,8 +12,9 @@ or the group level. What must hold, and which bug each rule turns into a loud fa
   regions through context arrays or uniform slots, never as SSA values (the latch's phis, where
   the work-items go next, are the exception: OpenCL makes every work-item agree);
 * private storage is allocated once, in the entry block, and an aggregate used inside a
-  work-item loop is a context array with one element per work-item: storage shared by the
-  iterations of a parallel loop would be a data race;
+  work-item loop is a context array with one element per work-item (or, transposed, one row of
+  them per element of a private array): storage shared by the iterations of a parallel loop would
+  be a data race;
 * no barrier, call or `local_id` query is left.
 """
 from __future__ import annotations
@@ -127,7 +128,7 @@ class _Checker:
             t = inst.allocated_type
             if not isinstance(t, (ty.ArrayType, ty.StructType)) or not _used_in(inst, in_loops):
                 continue
-            if not (isinstance(t, ty.ArrayType) and t.count == group_size):
+            if not (isinstance(t, ty.ArrayType) and (t.count == group_size or _transposed(t, group_size))):
                 self.fail(entry.name, f"private {t} {_name(inst)} is used by the work-items of a loop but "
                                       f"is not a context array of {group_size} elements")
 
@@ -137,6 +138,11 @@ class _Checker:
                 isinstance(inst, ins.WorkItemQuery) and inst.query is ins.Query.LOCAL_ID)
             if left:
                 self.fail(inst.block.name, f"{type(inst).__name__} left in a work-group function")
+
+
+def _transposed(t: ty.ArrayType, group_size: int) -> bool:
+    """A private array's context array laid out element-major (transpose-private-arrays)."""
+    return isinstance(t.element, ty.ArrayType) and t.element.count == group_size
 
 
 def _is_one(value) -> bool:

@@ -76,7 +76,8 @@ class KernelArguments:
             )
         for setter, value in zip(self.setters, values):
             setter(value)
-        self.missing.clear()
+        if self.missing:
+            self.missing.clear()
 
     def check_complete(self, routine: str) -> None:
         if self.missing:
@@ -164,11 +165,12 @@ class KernelArguments:
 
         def set_pointer(value) -> None:
             if type(value) is Buffer or isinstance(value, Buffer):
-                if value.address == 0:
+                address = value.address
+                if address == 0:
                     raise LogicError(
                         ROUTINE, status_code.INVALID_MEM_OBJECT, f"argument {index} ({self._describe(index)}): the buffer was released"
                     )
-                slots[index] = value.address
+                slots[index] = address
                 held[index] = value._memory  # (what Buffer.release() drops)
                 if extent is not None:
                     slots[extent] = value.size

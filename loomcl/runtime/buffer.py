@@ -7,6 +7,8 @@ kernel argument slot receives.
 """
 from __future__ import annotations
 
+import ctypes
+
 import numpy as np
 
 from loomcl import errors
@@ -50,7 +52,7 @@ class Buffer:
         self.size = size
         self._hostbuf = hostbuf if flags & mem_flags.USE_HOST_PTR else None
         self._memory = self._allocate(flags, size, hostbuf)
-        self.address = self._memory.ctypes.data
+        self.address = address_of(self._memory)
 
     @staticmethod
     def _allocate(flags: int, size: int, hostbuf) -> np.ndarray:
@@ -151,11 +153,12 @@ def check_mem_flags(flags, hostbuf, routine: str) -> None:
     flags = int(flags)
     if flags & ~_KNOWN:
         raise LogicError(routine, status_code.INVALID_VALUE, f"unknown mem_flags bits {flags & ~_KNOWN:#x}")
-    if bin(flags & _ACCESS).count("1") > 1:
+    access, host_access = flags & _ACCESS, flags & _HOST_ACCESS
+    if access & (access - 1):  # (more than one bit)
         raise LogicError(
             routine, status_code.INVALID_VALUE, "at most one of READ_WRITE, WRITE_ONLY, READ_ONLY may be given"
         )
-    if bin(flags & _HOST_ACCESS).count("1") > 1:
+    if host_access & (host_access - 1):
         raise LogicError(routine, status_code.INVALID_VALUE,
                          "at most one of HOST_WRITE_ONLY, HOST_READ_ONLY, HOST_NO_ACCESS may be given")
     if flags & mem_flags.USE_HOST_PTR and flags & (mem_flags.COPY_HOST_PTR | mem_flags.ALLOC_HOST_PTR):
@@ -208,8 +211,17 @@ def aligned_zeros(size: int) -> np.ndarray:
         raise errors.MemoryError(
             _ROUTINE, status_code.MEM_OBJECT_ALLOCATION_FAILURE, f"cannot allocate {size} bytes"
         ) from None
-    skip = (-raw.ctypes.data) % BUFFER_ALIGN
+    skip = (-address_of(raw)) % BUFFER_ALIGN
     return raw[skip : skip + size]
+
+
+def address_of(array: np.ndarray) -> int:
+    """The address of an array's first byte: ~0.3 µs where `array.ctypes.data` costs ~1 (pyopencl.array
+    makes a buffer for every result)."""
+    try:
+        return ctypes.addressof(ctypes.c_char.from_buffer(array))
+    except (TypeError, ValueError):  # read-only or empty
+        return array.ctypes.data
 
 
 def host_bytes(host, routine: str, writable: bool = False) -> np.ndarray:

@@ -1,5 +1,5 @@
-"""Command queues. Asynchronous: an enqueue call checks its arguments, records a command
-(command.py) and returns its event; the queue's scheduler (scheduler.py) runs the commands in the
+"""Command queues. Asynchronous: an enqueue call checks its arguments, records its command (an
+Event: event.py) and returns it; the queue's scheduler (scheduler.py) runs the commands in the
 background, in order or, with OUT_OF_ORDER_EXEC_MODE_ENABLE, as their dependencies allow. finish()
 waits for all of them and raises a failure no wait has raised yet; blocking calls wait for their own
 command. A thread that waits runs the queue's ready commands itself, so a launch followed by a wait
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from loomcl.errors import LogicError, status_code
 
-from .command import Command
 from .constants import command_queue_info, command_queue_properties, command_type, info_attribute
 from .context import Context
 from .device import Device
@@ -47,19 +46,17 @@ class CommandQueue:
         self.finish = self.scheduler.finish  # (one call less on the launch-and-finish path)
 
     def enqueue(self, command: int, routine: str, work, wait_for=None, blocking: bool = False,
-                hand_off: bool = False) -> Event:
-        """Record a command whose arguments the caller has checked: `work()` does it later (None for
-        a marker or barrier), after the events of `wait_for`. Returns its event; with `blocking`,
+                hand_off: bool = False, work_args: tuple = ()) -> Event:
+        """Record a command whose arguments the caller has checked: `work(*work_args)` does it later
+        (`work` None for a marker or barrier), after the events of `wait_for`. Returns its event; with `blocking`,
         once the command is complete (raising its failure, or one of an earlier command). `hand_off`
         (a big command) wakes the queue's executor for it now; others wait for a flush or a wait
         (scheduler.py says why)."""
-        if wait_for:
-            wait_for = check_wait_list(wait_for, routine)
-        event = Event(self, command, self.profiling)
-        recorded = Command(event, routine, work, wait_for)
-        self.scheduler.enqueue(recorded, hand_off)
+        wait_for = check_wait_list(wait_for, routine) if wait_for else None
+        event = Event(self, command, self.profiling, routine, work, wait_for, work_args)
+        self.scheduler.enqueue(event, hand_off)
         if blocking:
-            self.scheduler.wait_blocking(recorded)
+            self.scheduler.wait_blocking(event)
         return event
 
     def finish(self) -> None:

@@ -7,7 +7,7 @@ property of the same name).
 """
 from __future__ import annotations
 
-from loomcl.errors import IntConstants
+from loomcl.errors import IntConstants, LogicError, status_code
 
 
 class platform_info(IntConstants):  # noqa: N801
@@ -424,8 +424,6 @@ class profiling_info(IntConstants):  # noqa: N801
 
 def info_attribute(info_class: type, param: int, routine: str) -> str:
     """The property name that answers `get_info(param)`, or LogicError INVALID_VALUE."""
-    from loomcl.errors import LogicError, status_code
-
     try:
         return info_class.to_string(param).lower()
     except ValueError:

@@ -1,4 +1,12 @@
-"""Events: the execution status of one command (OpenCL 1.2 sec. 5.9 and 5.10).
+"""Events: the execution status of one command (OpenCL 1.2 sec. 5.9 and 5.10), and the command itself.
+
+An event is also the record its enqueue call left on the queue (one object per enqueue, not two):
+`work(*work_args)` does the command, and the two hold every object it touches (buffers' memory,
+host arrays, a kernel's argument image), so that nothing it uses is freed or changed before it runs
+(`work` None for a marker or barrier); `wait_for`, the events the caller named (a failed one fails
+the command with EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST); `after`, the order an out-of-order
+queue's markers and barriers impose (they wait, but a failure does not spread). scheduler.py runs
+it, and drops all four once it has run.
 
 A command's event goes QUEUED (enqueued; waiting for its wait list and, in an in-order queue, for the
 command before it) -> SUBMITTED (taken by the thread that runs it) -> RUNNING -> COMPLETE, or to a
@@ -23,7 +31,7 @@ import threading
 import time
 import traceback
 
-from loomcl.errors import LogicError, RuntimeError, status_code
+from loomcl.errors import KernelInterruptedError, LogicError, RuntimeError, status_code
 
 from .constants import command_execution_status, command_type, event_info, info_attribute, profiling_info
 from .context import Context
@@ -51,14 +59,16 @@ class ProfilingInfo:
 
 
 class Event:
-    """The event of one enqueued command. `profile` raises PROFILING_INFO_NOT_AVAILABLE without
-    profiling or before the command completed."""
+    """The event of one enqueued command, and the command. `profile` raises
+    PROFILING_INFO_NOT_AVAILABLE without profiling or before the command completed."""
 
-    __slots__ = ("command_queue", "command_type", "_status", "_error", "_times", "_hooks", "__weakref__")
+    __slots__ = ("command_queue", "command_type", "_status", "_error", "_times", "_hooks",
+                 "routine", "work", "work_args", "wait_for", "after", "sequence", "__weakref__")
 
     reference_count = 1
 
-    def __init__(self, queue, command: int, profiling: bool = False) -> None:
+    def __init__(self, queue, command: int, profiling: bool = False, routine: str = "",
+                 work=None, wait_for: tuple | None = None, work_args: tuple = ()) -> None:
         self.command_queue = queue
         self.command_type = command
         self._status = QUEUED
@@ -66,6 +76,36 @@ class Event:
         # queued, submit, start, end: index 3 - status, so a transition stamps times[3 - status]
         self._times = [time.perf_counter_ns(), 0, 0, 0] if profiling else None
         self._hooks: list | None = None
+        self.routine = routine
+        self.work = work
+        self.work_args = work_args
+        self.wait_for = wait_for  # None or a tuple of Events
+        self.after = None  # out of order: None or a tuple of Events
+        self.sequence = 0  # its place in the queue, set by the scheduler
+
+    # -- the command's dependencies (scheduler.py) ---------------------------------------------------
+
+    def ready(self) -> bool:
+        """Every event it waits for has completed or failed."""
+        for event in self.wait_for or ():
+            if event._status > COMPLETE:
+                return False
+        for event in self.after or ():
+            if event._status > COMPLETE:
+                return False
+        return True
+
+    def failed_dependency(self) -> Event | None:
+        """A failed event of its wait list, if there is one."""
+        for event in self.wait_for or ():
+            if event._status < 0:
+                return event
+        return None
+
+    def interruption(self, cause: BaseException) -> KernelInterruptedError:
+        """The failure of a command that `cause` (KeyboardInterrupt, SystemExit) stopped."""
+        return KernelInterruptedError(self.routine, status_code.OUT_OF_RESOURCES,
+                                      f"the command was interrupted ({type(cause).__name__}) before it finished")
 
     @property
     def context(self):

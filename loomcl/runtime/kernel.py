@@ -28,11 +28,10 @@ from .constants import (
     kernel_info,
     kernel_work_group_info,
 )
-from .event import Event
+from .event import Event, check_wait_list
 from .launch import Launcher
 from .launch_plan import LaunchPlan
 from .pool import get_pool
-from .scheduler import HAND_OFF_WORK_ITEMS
 
 ROUTINE = ndrange.ROUTINE
 MAX_CACHED_PLANS = 64
@@ -67,6 +66,7 @@ class Kernel:
                 f"no kernel named '{name}' in the program; it has {sorted(compiled.kernels)}",
             )
         self.program = program
+        self.context = program.context
         self.function_name = name
         self.signature = signature
         self._compiled = compiled
@@ -80,16 +80,16 @@ class Kernel:
         self._launcher = Launcher(name, self._args, printf_formats, program.context.devices[0].local_mem_size)
 
     @property
-    def context(self):
-        return self.program.context
-
-    @property
     def num_args(self) -> int:
         return len(self.signature.params)
 
     def set_arg(self, index: int, value) -> None:
-        with self._lock:
+        lock = self._lock  # (acquire and release: pyopencl sets every argument before every launch)
+        lock.acquire()
+        try:
             self._args.set(index, value)
+        finally:
+            lock.release()
 
     def set_args(self, *args) -> None:
         with self._lock:
@@ -106,23 +106,31 @@ class Kernel:
 
     def __call__(self, queue, global_size, local_size, *args, global_offset=None, wait_for=None,
                  g_times_l=False, allow_empty_ndrange=False) -> Event:
-        with self._lock:
+        lock = self._lock  # (acquire and release: a `with` costs 0.14 µs more on this path)
+        lock.acquire()
+        try:
             if args:
                 self._args.set_all(args)
             return self._enqueue(queue, global_size, local_size, global_offset, wait_for, g_times_l,
                                  allow_empty_ndrange)
+        finally:
+            lock.release()
 
     def enqueue(self, queue, global_size, local_size, global_offset=None, wait_for=None,
                 g_times_l=False, allow_empty_ndrange=False) -> Event:
         """Enqueue the kernel over an NDRange with the arguments already set; returns its Event."""
-        with self._lock:
+        lock = self._lock
+        lock.acquire()
+        try:
             return self._enqueue(queue, global_size, local_size, global_offset, wait_for, g_times_l,
                                  allow_empty_ndrange)
+        finally:
+            lock.release()
 
     def _enqueue(self, queue, global_size, local_size, global_offset, wait_for, g_times_l, allow_empty_ndrange):
         if not isinstance(queue, CommandQueue):
             raise LogicError(ROUTINE, status_code.INVALID_COMMAND_QUEUE, f"{queue!r} is not a CommandQueue")
-        if queue.context is not self.program.context:
+        if queue.context is not self.context:
             raise LogicError(ROUTINE, status_code.INVALID_CONTEXT, "the queue and the kernel belong to different contexts")
         try:  # (the cache hit of _lookup, inlined)
             plan = self._plans.get((global_size, local_size, global_offset, g_times_l, self._args.image_formats))
@@ -135,8 +143,12 @@ class Kernel:
         args = self._args
         if args.missing:
             args.check_complete(ROUTINE)
-        work = self._launcher.work(plan, args)
-        return queue.enqueue(_NDRANGE, ROUTINE, work, wait_for, False, plan.work_items >= HAND_OFF_WORK_ITEMS)
+        launcher = self._launcher
+        # (queue.enqueue inlined: this is the launch path)
+        wait_for = check_wait_list(wait_for, ROUTINE) if wait_for else None
+        event = Event(queue, _NDRANGE, queue.profiling, ROUTINE, launcher.run, wait_for, launcher.work_args(plan, args))
+        queue.scheduler.enqueue(event, plan.hand_off)
+        return event
 
     def _lookup(self, queue, global_size, local_size, global_offset, g_times_l, allow_empty) -> LaunchPlan | None:
         """The cached plan for these sizes; built (and the sizes checked) on a miss."""

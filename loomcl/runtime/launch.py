@@ -5,19 +5,18 @@ but a kernel has one set of argument slots (arguments.py). So the enqueue call c
 an image (bytes; one per batch of the launch plan when local arguments give each batch its own
 offsets) and keeps alive what they point to (`KernelArguments.held`). The native code reads the
 kernel's launch block, a second argument block at a fixed address that every plan of the kernel
-points to: a run copies the image there and calls the worker pool, holding the kernel's launch lock,
-so that launches of one kernel from several queues take turns for the block, the printf buffer and
-the checked-mode record. (A plain launch of one batch copies under the pool's lock instead, which
-runs one launch at a time anyway.)
+points to: each run copies its image there under the worker pool's lock, which runs one launch at a
+time, so launches of one kernel from several queues take turns for the block. A launch with printf
+or checked mode also holds the kernel's launch lock, for the printf buffer and the checked-mode
+record.
 
 A fault, Ctrl-C or checked-mode violation raises the same exception as before; the command keeps it
-on its event (command.py). printf output is written when the launch ends, also when it failed.
+on its event (scheduler.py). printf output is written when the launch ends, also when it failed.
 """
 from __future__ import annotations
 
 import ctypes
 import threading
-from functools import partial
 
 from loomcl import errors
 from loomcl.errors import status_code
@@ -47,19 +46,21 @@ class Launcher:
         self._printf_formats = printf_formats
         self._printf: PrintfOutput | None = None
         self._local_limit = local_limit
+        self._plain = printf_formats is None and self.check_record is None  # no printf, not checked
 
-    def work(self, plan: LaunchPlan, args):
-        """The work of a launch of `plan` with the arguments as set now: a callable for a Command.
-        MemoryError OUT_OF_RESOURCES when a batch needs more memory than a work-group may have."""
+    def work_args(self, plan: LaunchPlan, args) -> tuple:
+        """The arguments of `run` for a launch of `plan` with the kernel's arguments as set now (an
+        image of the slots: ~30 ns for a few slots, so no copy-on-write). MemoryError
+        OUT_OF_RESOURCES when a batch needs more memory than a work-group may have."""
         if args.local_indices:
             runs = tuple((b.request_pointer, b.total_groups, self._checked_arena(b, args.place_locals(b.static_local_bytes)),
                           self._arguments.tobytes()) for b in plan.batches)
-            return partial(self.run, plan, runs, None, tuple(args.held))
+            return plan, runs, None, tuple(args.held)
         runs = plan.runs
         if runs is None:
             runs = plan.runs = tuple((b.request_pointer, b.total_groups, self._checked_arena(b, b.static_local_bytes),
                                       None) for b in plan.batches)
-        return partial(self.run, plan, runs, self._arguments.tobytes(), tuple(args.held))
+        return plan, runs, self._arguments.tobytes(), tuple(args.held)
 
     def _checked_arena(self, batch, arena: int) -> int:
         private = batch.private_bytes
@@ -75,7 +76,7 @@ class Launcher:
     def run(self, plan: LaunchPlan, runs: tuple, image: bytes | None, held: tuple) -> None:
         """Run each (request, groups, arena, image of its own or None for `image`) of `plan`;
         raise what stopped it. `held` only lives as long as the launch."""
-        if self._printf_formats is None and self.check_record is None and len(runs) == 1:
+        if self._plain and len(runs) == 1:
             # (the common case: the pool's lock alone keeps the copy and the run together)
             request, groups, arena, own_image = runs[0]
             failure = (pool_module._pool or get_pool()).run(request, groups, arena, self._block,
@@ -95,10 +96,9 @@ class Launcher:
         pool = get_pool()
         record = self.check_record
         for request, groups, arena, own_image in runs:
-            self._block[:] = image if own_image is None else own_image
             if record is not None:  # checked mode: the violation this launch records, if any
                 record.status = 0
-            failure = pool.run(request, groups, arena)
+            failure = pool.run(request, groups, arena, self._block, image if own_image is None else own_image)
             if failure is not None:
                 raise_launch_failure(failure, self.name)
             if record is not None and record.status:

@@ -14,6 +14,7 @@ import math
 
 from ..codegen.worker_pool import LaunchRequest, RegionDesc
 from .ndrange import launch_info, split_regions
+from .scheduler import HAND_OFF_WORK_ITEMS
 
 
 class RegionBatch:
@@ -46,11 +47,12 @@ class LaunchPlan:
     """The batches of one (global size, local size, offset) of one kernel."""
 
     __slots__ = ("global_size", "local_size", "offset", "batches", "printf_buffer", "regions", "work_items",
-                 "runs")
+                 "hand_off", "runs")
 
     def __init__(self, global_size, local_size, offset, function_for, args_address: int) -> None:
         self.global_size, self.local_size, self.offset = global_size, local_size, offset
         self.work_items = math.prod(global_size)
+        self.hand_off = self.work_items >= HAND_OFF_WORK_ITEMS  # big: its queue's executor starts it at once
         by_static: dict[int, list] = {}
         self.regions = []  # (Region, WorkGroupFunction): checked mode finds a failed group's sites here
         for region in split_regions(global_size, local_size):

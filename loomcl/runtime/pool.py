@@ -111,7 +111,9 @@ class WorkerPool:
         if not hasattr(self._guarded_threads, "ready"):
             self._guard_thread()
         handler = _signal.getsignal(SIGINT)  # (signal.getsignal wraps it in an enum: ~50x slower)
-        with self._lock:
+        lock = self._lock  # (acquire and release: a `with` costs 0.14 µs more on the launch path)
+        lock.acquire()
+        try:
             if handler is not self._interrupt_handler:
                 self._install_interrupt(handler)
             if block is not None:
@@ -119,25 +121,34 @@ class WorkerPool:
             status = self._call(request)
             if status:
                 return LaunchFailure(status, self._native.last_fault() if status == STATUS_FAULT else None)
+        finally:
+            lock.release()
         return None
 
     def warm_up(self, total_groups: int) -> None:
         """Do now what the first launch of `total_groups` groups would do before running them (the
         JIT of the native pool, the arenas, the worker threads), so a profiled launch times only
-        its kernel."""
-        if self._native is None or self._workers_wanted and total_groups > 1:
-            with self._lock:
+        its kernel. Called when a launch of a new shape is enqueued, so it never waits for a launch
+        that runs (it holds the lock, maybe for seconds): then that launch's successor prepares."""
+        if self._native is None:
+            with self._lock:  # (no launch can run before the pool exists: only another boot waits)
                 self._prepare(0, total_groups)
+        elif self._workers_wanted and total_groups > 1 and self._lock.acquire(blocking=False):
+            try:
+                self._prepare(0, total_groups)
+            finally:
+                self._lock.release()
         if not hasattr(self._guarded_threads, "ready"):
             self._guard_thread()
 
     def _guard_thread(self) -> None:
         """Give a thread that launches an alternate signal stack (a stack overflow in its kernel
-        code is then caught too)."""
-        with self._lock:
-            if self._native is None:
-                self._boot()
-            self._native.thread_setup()
+        code is then caught too). Per thread, so it needs the lock only to boot the pool."""
+        if self._native is None:
+            with self._lock:
+                if self._native is None:
+                    self._boot()
+        self._native.thread_setup()
         self._guarded_threads.ready = True
 
     def _install_interrupt(self, handler) -> None:

@@ -1,4 +1,4 @@
-"""The execution of one command queue's commands (command.py), in the background.
+"""The execution of one command queue's commands (an Event each: event.py), in the background.
 
 Order. In an in-order queue the oldest pending command runs once nothing else of the queue runs and
 its wait list is complete. In an out-of-order queue (OUT_OF_ORDER_EXEC_MODE_ENABLE) any pending
@@ -33,10 +33,15 @@ observed are reported on stderr.
 
 Threads. Any thread may enqueue, wait or finish. Hooks and callbacks are called without the
 scheduler's lock held, after the bookkeeping that makes a completed command visible.
+
+Cost. A launch followed by finish() is the loop a Python user writes, so its path is short: one
+object per command (the Event is the command), the queue's lock taken once by enqueue and twice by
+the waiter that runs it (to take it, then to make it done and see what is left).
 """
 from __future__ import annotations
 
 import atexit
+import itertools
 import os
 import sys
 import threading
@@ -45,7 +50,7 @@ from collections import deque
 
 from loomcl.errors import KernelInterruptedError
 
-from .command import Command, failure_status
+from .command import failure_status
 from .constants import command_type
 from .event import COMPLETE, RUNNING, SUBMITTED, Event, dependency_error
 
@@ -61,9 +66,9 @@ class Scheduler:
 
     def __init__(self, out_of_order: bool) -> None:
         self.out_of_order = out_of_order
-        self._pending: deque[Command] = deque()  # enqueued and not started, oldest first
-        self._running: set[Command] = set()
-        self._sequence = 0
+        self._pending: deque[Event] = deque()  # enqueued and not started, oldest first
+        self._running: set[Event] = set()
+        self._sequence = itertools.count()
         self._barrier: Event | None = None  # out of order: every later command waits for it
         self._unreported: list[tuple[int, Event]] = []  # (sequence, failed event) no wait raised yet
         self._reset_threads()
@@ -80,33 +85,44 @@ class Scheduler:
 
     # -- recording ---------------------------------------------------------------------------------
 
-    def enqueue(self, command: Command, hand_off: bool) -> None:
+    def enqueue(self, command: Event, hand_off: bool) -> None:
         """Record `command`; with `hand_off`, wake the executor for it (and what is before it)."""
-        with self._lock:
-            if self.out_of_order:
-                self._order_locked(command)
-            command.sequence = self._sequence
-            self._sequence += 1
+        if not (hand_off or self.out_of_order):
+            # (the launch path: taking a number and appending are each atomic under the GIL, and
+            # whoever takes commands reads the deque under the lock, so this needs no lock)
+            command.sequence = next(self._sequence)
             self._pending.append(command)
-            if hand_off:
-                self._wake_if_ready_locked()
-        for event in command.wait_for:  # events of other queues and user events poke this one
+        else:
+            lock = self._lock
+            lock.acquire()
+            try:
+                if self.out_of_order:
+                    self._order_locked(command)
+                command.sequence = next(self._sequence)
+                self._pending.append(command)
+                if hand_off:
+                    self._wake_if_ready_locked()
+            finally:
+                lock.release()
+        if command.wait_for:
+            self._watch(command.wait_for)
+
+    def _watch(self, wait_for: tuple) -> None:
+        """Events of other queues and user events poke this queue when they complete."""
+        for event in wait_for:
             if event._status > COMPLETE and (event.command_queue is None or event.command_queue.scheduler is not self):
                 event.add_hook(COMPLETE, self._dependency_done)
                 if event.command_queue is not None:  # (OpenCL asks the user to flush it; do it for them)
                     event.command_queue.scheduler.flush()
 
-    def _order_locked(self, command: Command) -> None:
-        kind = command.event.command_type
-        if kind in _ORDERING and not command.wait_for:
-            before = [c.event for c in self._pending] + [c.event for c in self._running]
-        else:
-            before = []
+    def _order_locked(self, command: Event) -> None:
+        kind = command.command_type
+        before = list(self._pending) + list(self._running) if kind in _ORDERING and not command.wait_for else []
         if self._barrier is not None and self._barrier._status > COMPLETE:
             before.append(self._barrier)
-        command.after = tuple(before)
+        command.after = tuple(before) or None
         if kind == command_type.BARRIER:
-            self._barrier = command.event
+            self._barrier = command
 
     def _dependency_done(self, status: int) -> None:
         with self._lock:
@@ -122,7 +138,7 @@ class Scheduler:
 
     # -- choosing ----------------------------------------------------------------------------------
 
-    def _next_locked(self) -> Command | None:
+    def _next_locked(self) -> Event | None:
         """The command to run next, if one may start now."""
         pending = self._pending
         if not pending:
@@ -131,16 +147,16 @@ class Scheduler:
             if self._running:
                 return None
             head = pending[0]
-            return head if not head.wait_for or head.ready() else None
+            return head if head.wait_for is None or head.ready() else None
         for command in pending:
             if command.ready():
                 return command
         return None
 
-    def _take_locked(self) -> Command | None:
+    def _take_locked(self) -> Event | None:
         pending = self._pending
         if not self.out_of_order:  # (the common case, inlined)
-            if self._running or not pending or pending[0].wait_for and not pending[0].ready():
+            if self._running or not pending or pending[0].wait_for is not None and not pending[0].ready():
                 return None
             command = pending.popleft()
         else:
@@ -153,61 +169,53 @@ class Scheduler:
 
     # -- running -----------------------------------------------------------------------------------
 
-    def _run(self, command: Command) -> None:
-        """Run a taken command on this thread (SUBMITTED, RUNNING, its work, COMPLETE or failed),
-        then make it visible as done and call its event's hooks."""
-        event = command.event
-        quiet = event._times is None and event._hooks is None  # (the common case, inlined)
+    def _execute(self, command: Event) -> BaseException | None:
+        """Run a taken command on this thread, without the lock: SUBMITTED, RUNNING, its work.
+        Returns its failure; the caller then makes it done (`_done_locked`, then its hooks)."""
+        try:
+            command._advance(SUBMITTED)
+            failed = command.failed_dependency() if command.wait_for is not None else None
+            if failed is not None:
+                return dependency_error(command.routine, failed)
+            command._advance(RUNNING)
+            if command.work is not None:
+                command.work(*command.work_args)
+        except Exception as exc:  # noqa: BLE001 - the command's failure, kept on its event
+            return exc
+        return None
+
+    def _done_locked(self, command: Event, error: BaseException | None) -> None:
+        """Make a run command visible as done (COMPLETE or failed); its hooks are called next,
+        without the lock."""
+        if error is None:
+            if command._times is not None:
+                command._settle(None)
+            else:
+                command._status = COMPLETE
+        else:
+            if not isinstance(error, KernelInterruptedError):  # listed before the status shows
+                self._unreported.append((command.sequence, command))
+            command._settle(error, failure_status(error))
+        # what they held may go now; and a done event holds no other event (a chain of launches
+        # each waiting for the one before would otherwise keep every event alive)
+        command.work = command.work_args = command.wait_for = command.after = None
+        self._running.discard(command)
+        if self._waiters:
+            self._progress.notify_all()
+
+    def _run(self, command: Event) -> None:
+        """Run a taken command and make it done (the executor's and drain's way)."""
         error = None
         try:
-            if quiet:
-                event._status = SUBMITTED
-            else:
-                event._advance(SUBMITTED)
-            failed = command.failed_dependency() if command.wait_for else None
-            if failed is not None:
-                error = dependency_error(command.routine, failed)
-            else:
-                if quiet:
-                    event._status = RUNNING
-                else:
-                    event._advance(RUNNING)
-                if command.work is not None:
-                    command.work()
-        except Exception as exc:  # noqa: BLE001 - the command's failure, kept on its event
-            error = exc
-        except BaseException as exc:  # Ctrl-C on the main thread while it helped: settle, then go on
-            self._settle(command, command.interruption(exc))
+            error = self._execute(command)
+        except BaseException as exc:  # (SystemExit in a callback): it is settled, then goes on
+            error = command.interruption(exc)
             raise
-        if error is None and event._times is None:  # (_settle's common case, inlined)
-            event._status = COMPLETE
+        finally:
             with self._lock:
-                self._running.discard(command)
-                if self._waiters:
-                    self._progress.notify_all()
-            if event._hooks is not None:  # (read after the status: a hook added meanwhile is not lost)
-                event._fire_hooks()
-            return
-        self._settle(command, error)
-
-    def _settle(self, command: Command, error: BaseException | None) -> None:
-        event = command.event
-        if error is None:
-            event._settle(None)
-            with self._lock:
-                self._running.discard(command)
-                if self._waiters:
-                    self._progress.notify_all()
-        else:
-            with self._lock:  # listed before the status shows, so a wait that sees it can strike it
-                if not isinstance(error, KernelInterruptedError):
-                    self._unreported.append((command.sequence, event))
-                event._settle(error, failure_status(error))
-                self._running.discard(command)
-                if self._waiters:
-                    self._progress.notify_all()
-        if event._hooks is not None:
-            event._fire_hooks()
+                self._done_locked(command, error)
+            if command._hooks is not None:  # (read after the status: a hook added meanwhile is not lost)
+                command._fire_hooks()
 
     # -- the executor thread -----------------------------------------------------------------------
 
@@ -258,36 +266,68 @@ class Scheduler:
     # -- waiting -----------------------------------------------------------------------------------
 
     def help_until(self, event: Event | None = None) -> None:
-        """Block until `event` (None: every command of the queue) completes or fails, running the
-        queue's ready commands on this thread meanwhile."""
+        """Block until `event` completes or fails, running the queue's ready commands on this thread
+        meanwhile. With None (the queue's finish()): until every command of the queue has, then
+        raise the first failure no wait has raised."""
         lock = self._lock
         lock.acquire()
         try:
             while (self._pending or self._running) if event is None else event._status > COMPLETE:
                 pending = self._pending
-                if not self.out_of_order and pending and not self._running and not pending[0].wait_for:
+                if not self.out_of_order and pending and not self._running and pending[0].wait_for is None:
                     command = pending.popleft()  # (_take_locked's common case, inlined)
                     self._running.add(command)
                 else:
                     command = self._take_locked()
-                if command is None:
-                    self._waiters += 1
-                    try:
-                        self._progress.wait()
-                    finally:
-                        self._waiters -= 1
-                    continue
+                    if command is None:
+                        self._waiters += 1
+                        try:
+                            self._progress.wait()
+                        finally:
+                            self._waiters -= 1
+                        continue
                 if self._thread is not None and not self._asleep:
                     self._take_back_wake_locked()
                 lock.release()
+                error = None
                 try:
-                    self._run(command)
+                    if command._times is None and command._hooks is None and command.wait_for is None:
+                        # (_execute's common case, inlined: nothing can tell SUBMITTED from RUNNING)
+                        command._status = RUNNING
+                        if command.work is not None:
+                            try:
+                                command.work(*command.work_args)
+                            except Exception as exc:  # noqa: BLE001 - the command's failure
+                                error = exc
+                    else:
+                        error = self._execute(command)
+                except BaseException as exc:  # Ctrl-C while it ran here: settle it, then go on
+                    error = command.interruption(exc)
+                    raise
                 finally:
                     lock.acquire()
+                    if error is None and command._times is None:  # (_done_locked's common case, inlined)
+                        command._status = COMPLETE
+                        command.work = command.work_args = command.wait_for = command.after = None
+                        self._running.discard(command)
+                        if self._waiters:
+                            self._progress.notify_all()
+                    else:
+                        self._done_locked(command, error)
+                    if command._hooks is not None:
+                        lock.release()
+                        try:
+                            command._fire_hooks()
+                        finally:
+                            lock.acquire()
             if self._pending:
                 self._wake_if_ready_locked()
         finally:
             lock.release()
+        if event is None and self._unreported:
+            self._raise_unreported(None)
+
+    finish = help_until  # (one call less on the launch-and-finish path)
 
     def drain(self) -> None:
         """Run what is ready until nothing more can run (no waiting for user events); report on
@@ -308,18 +348,11 @@ class Scheduler:
             if sys.stderr is not None:
                 sys.stderr.write(f"loomcl: a command nobody waited for failed: {event.error}\n")
 
-    def finish(self) -> None:
-        """Block until every command completed; raise the first failure no wait has raised."""
-        self.help_until(None)
-        if self._unreported:
-            self._raise_unreported(None)
-
-    def wait_blocking(self, command: Command) -> None:
+    def wait_blocking(self, command: Event) -> None:
         """The wait of a blocking call: its own failure, or (in order) an earlier command's."""
-        event = command.event
-        self.help_until(event)
-        if event._status < 0:
-            event._raise_failure()
+        self.help_until(command)
+        if command._status < 0:
+            command._raise_failure()
         if self._unreported and not self.out_of_order:
             self._raise_unreported(command.sequence)
 

@@ -79,15 +79,24 @@ def _check_range(buffer: Buffer, offset: int, count: int, routine: str, what: st
 def _write_buffer(dest: Buffer, host, **kwargs):
     routine = "clEnqueueWriteBuffer"
     offset = _offset(kwargs, "dst_offset", routine)
-    data = host_bytes(host, routine)
-    return Copy(_check_range(dest, offset, data.size, routine, "host to buffer copy"), data)
+    return write_work(dest, host_bytes(host, routine), offset)
 
 
 def _read_buffer(host, src: Buffer, **kwargs):
     routine = "clEnqueueReadBuffer"
     offset = _offset(kwargs, "src_offset", routine)
-    data = host_bytes(host, routine, writable=True)
-    return Copy(data, _check_range(src, offset, data.size, routine, "buffer to host copy"))
+    return read_work(host_bytes(host, routine, writable=True), src, offset)
+
+
+def write_work(dest: Buffer, data: np.ndarray, offset: int) -> Copy:
+    """The work of a write of `data` (flat bytes) into `dest` at `offset`, checked (the C API's
+    clEnqueueWriteBuffer calls this directly)."""
+    return Copy(_check_range(dest, offset, data.size, "clEnqueueWriteBuffer", "host to buffer copy"), data)
+
+
+def read_work(data: np.ndarray, src: Buffer, offset: int) -> Copy:
+    """The work of a read of `src` from `offset` into `data` (flat writable bytes), checked."""
+    return Copy(data, _check_range(src, offset, data.size, "clEnqueueReadBuffer", "buffer to host copy"))
 
 
 def _copy_buffer(dest: Buffer, src: Buffer, byte_count=None, src_offset: int = 0, dst_offset: int = 0):

@@ -40,7 +40,9 @@ What `pipeline.work_group_function` produces in detail (refines the points above
 * Context arrays are `alloca [N x T]`, N = the product of the local size, named `*.context`,
   accessed as `elementptr T, %ctx, %linear` with `%linear = (z * Ly + y) * Lx + x` (i64).
   Private arrays and structs of the kernel become such arrays too (T is then the array or struct
-  type), so no private storage is shared between the iterations of a parallel loop.
+  type), so no private storage is shared between the iterations of a parallel loop; a private
+  array of scalars `T p[K]` may instead be transposed to `[K x [N x T]]`, element j of work-item i
+  at `[j][i]` (transpose-private-arrays).
 * Uniform slots are scalar `alloca T`: inside a work-item loop every work-item stores the same
   value to them, and they are read outside work-item loops (or before the loop nest).
 * After a nest with several possible successors, `switch %next` picks one; `%next` is an i32 phi

@@ -57,6 +57,8 @@ def clone_function(function: Function, name: str | None = None, values: dict | N
                    [p.name for p in function.params], function.is_kernel)
     new.attributes = function.attributes
     new.local_size = function.local_size
+    new.group_tile = function.group_tile
+    new.remarks = list(function.remarks)
     values.update(zip(function.params, new.params))
     for var in function.local_variables:
         copy_var = GlobalVariable(var.name, var.value_type, var.address_space, var.initializer)

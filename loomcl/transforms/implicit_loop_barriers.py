@@ -34,24 +34,13 @@ update), so that canonicalize-barriers and structurize-uniform-barriers leave he
 and induction update at group level and only the body between the two barriers per work-item.
 The first barrier alone would already be legal; the second just keeps the increment scalar.
 
-Profitability (measured with `python -m loomcl.bench ... --config nohoriz`, 2-core EPYC, one run
-interleaved; kernels the pass leaves alone differ only by noise):
-  sgemmNaive 512^2: 167-226 ms -> 56-60 ms (3-3.8x); fma peak probe: 37 -> 56-59 GFLOP/s;
-  sgemvRow before the gather rule below: 8.1 -> 31 ms (4x slower), with it: unchanged.
-The rules:
-  * innermost loops only (as pocl): an outer uniform loop around a transformed one becomes a
-    group-level b-loop anyway, since barriers in its body make it one; adding barriers at the
-    outer level as well would only split its per-work-item code into more work-item loops;
-  * not a loop with a small constant trip count (at most MAX_UNROLLED_TRIPS, with
-    `get_local_size` known): LLVM unrolls it fully inside the work-item loop, which then
-    vectorizes across work-items with the accumulator in a register; the interchange would
-    instead load and store the accumulator's context array every iteration (sgemmTiled's and
-    dct8x8's `for (k = 0; k < 16 or 8; k++)`);
-  * every memory access in the loop must be uniform or unit-stride along the x work-item loop
-    (`Uniformity(along_x=True)`): otherwise the work-item loop would gather, while the original
-    order streams each work-item's row (sgemvRow's `a[j]` with `a = A + row * n`);
-  * not a loop with no varying instruction (nothing per work-item to parallelize);
-  * not a loop whose x work-item loop whole-function vectorization will take (`left_to_wfv`).
+Profitability: which legal loops get the barriers (breadth-first order) and which keep the
+work-item loop around them (depth-first order) is decided by loop_order.py from the strides of the
+loop's accesses (Kim ch. 3.4), and said in a `; loop-order` remark at the top of the work-group
+function (`loomcl build --emit wg`). Measured there: sgemmNaive 3x faster with the interchange,
+sgemvRow 4x slower (a gather across rows), the FMA probe 37 -> 56-59 GFLOP/s.
+Loops whose x work-item loop whole-function vectorization will take stay where they are
+(`left_to_wfv`): their accumulators then live in vector registers.
 A group of one work-item gains nothing and is left alone.
 
 Expects: SSA after inline, mem2reg and simplify (its uniformity, loops and the local size come from
@@ -61,17 +50,18 @@ loop was changed.
 """
 from __future__ import annotations
 
-from ..analysis.loops import Loop, LoopInfo
-from ..analysis.uniformity import Kind, Uniformity
+from ..analysis.loops import Loop
+from ..analysis.trip_count import constant_trip_count  # noqa: F401 - part of this pass's interface
+from ..analysis.uniformity import Uniformity
 from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Function
-from ..ir.values import Constant
+from . import loop_order
+from .loop_order import MAX_UNROLLED_TRIPS, Decision, Order  # noqa: F401
 from .passes import PassContext
 
 NAME = "implicit-loop-barriers"
 IMPLICIT_FLAGS = 0
-MAX_UNROLLED_TRIPS = 16
 
 WFV_MIN_LANES = 16
 _NOT_VECTORIZED = (ins.AtomicRMW, ins.AtomicCmpXchg, ins.Printf, ins.Call)
@@ -96,100 +86,6 @@ def legal(loop: Loop, uniformity: Uniformity) -> bool:
     return not any(uniformity.in_divergent_region(latch) for latch in loop.latches)
 
 
-def _constant(value, local_size) -> int | None:
-    if isinstance(value, Constant) and isinstance(value.type, ty.IntType):
-        return value.signed_value
-    if isinstance(value, ins.WorkItemQuery) and value.query is ins.Query.LOCAL_SIZE:
-        return local_size[value.dim]
-    if isinstance(value, ins.Cast) and value.opcode in (ins.CastOpcode.TRUNC, ins.CastOpcode.ZEXT, ins.CastOpcode.SEXT):
-        return _constant(value.value, local_size)
-    return None
-
-
-_COMPARE = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b,
-            "slt": lambda a, b: a < b, "sle": lambda a, b: a <= b, "sgt": lambda a, b: a > b,
-            "sge": lambda a, b: a >= b, "ult": lambda a, b: a < b, "ule": lambda a, b: a <= b,
-            "ugt": lambda a, b: a > b, "uge": lambda a, b: a >= b}
-
-
-def constant_trip_count(loop: Loop, local_size, limit: int) -> int | None:
-    """The trip count of `for (i = C0; i OP C1; i += C2)` shaped loops when it is at most `limit`
-    (evaluated, not solved); None when unknown or larger."""
-    exits = loop.exits()
-    if len({b for b, _ in exits}) != 1:
-        return None
-    block = exits[0][0]
-    term = block.terminator
-    if not isinstance(term, ins.Branch) or not isinstance(term.operands[0], ins.Compare):
-        return None
-    cmp = term.operands[0]
-    stay = term.successors[0] in loop.blocks  # the condition holds while the loop goes on
-    pred = cmp.predicate.value
-    if pred not in _COMPARE:
-        return None
-    lhs, rhs = cmp.operands
-    bound, var, flip = _constant(rhs, local_size), lhs, False
-    if bound is None:
-        bound, var, flip = _constant(lhs, local_size), rhs, True
-    if bound is None:
-        return None
-    if isinstance(var, ins.Cast) and var.opcode in (ins.CastOpcode.SEXT, ins.CastOpcode.ZEXT, ins.CastOpcode.TRUNC):
-        var = var.value  # `(size_t)j < get_local_size(0)`
-    offset = 0  # the compare may test i + C2 (a rotated loop)
-    if isinstance(var, ins.BinaryOp) and var.opcode is ins.BinaryOpcode.ADD and isinstance(var.rhs, Constant):
-        offset, var = var.rhs.signed_value, var.lhs
-    if not isinstance(var, ins.Phi) or var.block is not loop.header:
-        return None
-    start, step = None, None
-    for value, pred_block in var.incoming:
-        if pred_block in loop.blocks:
-            if not (isinstance(value, ins.BinaryOp) and value.lhs is var and isinstance(value.rhs, Constant)
-                    and value.opcode in (ins.BinaryOpcode.ADD, ins.BinaryOpcode.SUB)):
-                return None
-            s = value.rhs.signed_value * (1 if value.opcode is ins.BinaryOpcode.ADD else -1)
-            if step is not None and s != step:
-                return None
-            step = s
-        else:
-            c = _constant(value, local_size)
-            if c is None or (start is not None and c != start):
-                return None
-            start = c
-    if start is None or step is None:
-        return None
-    test = _COMPARE[pred]
-    i = start
-    for trips in range(limit + 1):
-        a, b = (bound, i + offset) if flip else (i + offset, bound)
-        if test(a, b) != stay:
-            # header-exit loops run `trips` bodies; latch-exit ones one more: both small
-            return trips + (0 if block is loop.header else 1)
-        i += step
-    return None
-
-
-def _vectorizes_across_x(inst: ins.Instruction, along_x: Uniformity) -> bool:
-    """Whether a memory access is uniform or unit-stride along the x work-item loop."""
-    if isinstance(inst, (ins.Load, ins.Store)):
-        pointer = inst.pointer
-        size = (inst.type if isinstance(inst, ins.Load) else inst.value.type).size
-        shape = along_x.shape(pointer)
-        return shape.is_uniform or (shape.kind is Kind.CONSECUTIVE and abs(shape.stride) == size)
-    return not isinstance(inst, (ins.AtomicRMW, ins.AtomicCmpXchg))
-
-
-def profitable(loop: Loop, loops: LoopInfo, uniformity: Uniformity, along_x: Uniformity, local_size) -> bool:
-    if any(other.parent is loop for other in loops.loops):
-        return False  # innermost loops only
-    if constant_trip_count(loop, local_size, MAX_UNROLLED_TRIPS) is not None:
-        return False
-    insts = [i for b in loop.blocks for i in b.instructions]
-    if not all(_vectorizes_across_x(i, along_x) for i in insts):
-        return False  # a gather across work-items (sgemvRow's row-major a[j]): the original order streams
-    return any(not i.is_terminator and not isinstance(i, (ins.Store, ins.Fence)) and not uniformity.is_uniform(i)
-               for i in insts)
-
-
 def _latch_barrier_index(block, uniformity: Uniformity) -> int:
     """Before the trailing run of pure, uniform instructions (the induction update) of a latch."""
     index = len(block.instructions) - 1  # the terminator
@@ -210,11 +106,20 @@ def add_barriers(loop: Loop, uniformity: Uniformity) -> None:
     header.insert(header.first_non_phi_index, ins.Barrier(IMPLICIT_FLAGS))
 
 
-def candidates(function: Function, analyses: PassContext) -> list[Loop]:
+def decisions(function: Function, analyses: PassContext) -> list[Decision]:
+    """The order of every loop, BFO only for legal ones (the profitability: loop_order.py) that
+    whole-function vectorization does not take."""
     uniformity, loops = analyses.uniformity, analyses.loops
-    return [loop for loop in loops.loops if legal(loop, uniformity) and
-            profitable(loop, loops, uniformity, analyses.uniformity_along_x, analyses.local_size)
-            and not left_to_wfv(loop, analyses)]
+    return [_unless_wfv(loop_order.decide(loop, loops, analyses.strides, uniformity, analyses.local_size,
+                                          analyses.options.loop_order), analyses)
+            if legal(loop, uniformity) else Decision(loop, Order.DFO, "not legal: work-items may differ")
+            for loop in loops.loops]
+
+
+def _unless_wfv(decision: Decision, analyses: PassContext) -> Decision:
+    if decision.order is Order.BFO and left_to_wfv(decision.loop, analyses):
+        return Decision(decision.loop, Order.DFO, "left to whole-function vectorization (state in vector registers)")
+    return decision
 
 
 def left_to_wfv(loop: Loop, analyses: PassContext) -> bool:
@@ -228,12 +133,18 @@ def left_to_wfv(loop: Loop, analyses: PassContext) -> bool:
                    for b in loop.blocks for i in b.instructions)
 
 
+def candidates(function: Function, analyses: PassContext) -> list[Loop]:
+    return [d.loop for d in decisions(function, analyses) if d.order is Order.BFO]
+
+
 def run(function: Function, analyses: PassContext) -> bool:
     size = analyses.local_size
     if size[0] * size[1] * size[2] == 1:
         return False
     uniformity = analyses.uniformity
+    function.remarks += [d.note() for d in decisions(function, analyses) if legal(d.loop, uniformity)]
     chosen = candidates(function, analyses)
     for loop in chosen:
         add_barriers(loop, uniformity)
+        analyses.horizontal_headers.add(loop.header)
     return bool(chosen)

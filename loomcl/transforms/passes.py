@@ -10,7 +10,7 @@ A pass is a module of this package with
 then invalidates every cached analysis the pass does not list in `PRESERVES` (none by default).
 `analyses` is a `PassContext`: the function's cached analyses (analysis/manager.py) plus the facts of
 the specialization (the options, the local size, the module) and what one pass hands to a later one
-(`group_blocks`). Nothing else travels between passes; nothing is read from the environment.
+(`group_blocks`, `horizontal_headers`). Nothing else travels between passes; nothing is read from the environment.
 """
 from __future__ import annotations
 
@@ -35,6 +35,9 @@ class PassContext(Analyses):
         """The module holding the function (inline drops the other functions from it)."""
         self.group_blocks: set[Block] = set()
         """Blocks chosen to run once per group (structurize-uniform-barriers -> subcfg-formation)."""
+        self.horizontal_headers: set[Block] = set()
+        """Headers of the loops implicit-loop-barriers made group-level (-> register-blocking): loops
+        without a barrier of the kernel's own, whose work-items may therefore run them in any order."""
 
 
 class Pass(Protocol):

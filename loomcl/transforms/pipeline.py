@@ -27,6 +27,9 @@ each `run(function, analyses) -> bool` (passes.py). Why they are in this order:
                     the barriers it adds, and before 5, which turns those loops into group-level
                     scalar loops; without 5 (the plain CBS form) the loop would become a dispatcher
                     loop instead, which costs more than it gains, so it is off there.
+ 3d. group-order (option `tiled_group_order`)   Chooses row or tiled order of the work-groups from
+                    the strides of the accesses along the group ids; reads SSA in work-item form
+                    (after 2 and 3, before 4 hoists the queries), changes no instruction.
  4. canonicalize-barriers   Puts barriers in blocks of their own, adds entry/exit barriers and
                     hoists queries to the prologue: the shape sub-CFG formation and the structured
                     form rely on. Nothing may merge blocks between this and sub-CFG formation, so
@@ -45,9 +48,11 @@ each `run(function, analyses) -> bool` (passes.py). Why they are in this order:
 10. hoist-invariants   Moves work-item-invariant pure code (divisions included) out of the work-item
                     loops. Not a switch: it is what keeps LLVM's vectorizer from predicating a
                     uniform division on lane 0 (see the pass); runs last, on the final loops.
-11. vectorize-work-items (option `wfv`)   Whole-function vectorization of innermost x loops with loops
+11. register-blocking, transpose-private-arrays: see their rows.
+12. vectorize-work-items (option `wfv`)   Whole-function vectorization of innermost x loops with loops
                     inside (which LLVM's loop vectorizer leaves scalar). Needs the final loop shapes and
-                    bounds (after 8) and the invariants hoisted (after 10), which then stay scalar.
+                    bounds (after 8), the invariants hoisted (after 10), which then stay scalar, and
+                    the private arrays' final layout (after 11: unit-stride accesses become lane loads).
 
 A row's switch names the option (loomcl/options.py) that must be true for the pass to run, so its
 effect can be measured (`context_all=True` keeps every value that crosses a barrier in a context
@@ -70,9 +75,10 @@ from ..ir.function import Function, Module
 from ..ir.printer import print_function
 from ..ir.verifier import VerificationError, verify_function
 from ..options import DEFAULT_OPTIONS, CompilerOptions
+from . import group_order
 from . import (canonicalize_barriers, fold_local_id_guards, hoist_invariants, implicit_loop_barriers, inline, insert_checks,
-               mem2reg, narrow_work_item_ids, scalarize_vectors, simplify, structurize_uniform_barriers,
-               subcfg_formation, vectorize_work_items)
+               mem2reg, narrow_work_item_ids, register_blocking, scalarize_vectors, simplify, structurize_uniform_barriers,
+               subcfg_formation, transpose_private_arrays, vectorize_work_items)
 from .clone import clone_module
 from .passes import Pass, PassContext, run_pass
 
@@ -103,6 +109,7 @@ PIPELINE: tuple[Step, ...] = (
     Step(simplify, None, "folds what inline and mem2reg expose; no unreachable blocks for subcfg-formation"),
     Step(narrow_work_item_ids, "ids_fit_int",
          "matches lowering's id arithmetic on SSA, before canonicalize-barriers hoists the queries"),
+    Step(group_order, "tiled_group_order", "reads the strides of the work-item form (SSA, before 4)"),
     Step(implicit_loop_barriers, "uses_horizontal_loops",
          "needs SSA, its uniformity and folded trip counts; its barriers are canonicalized next"),
     Step(canonicalize_barriers, None, "the shape the next two rely on; nothing may merge blocks until then"),
@@ -113,6 +120,8 @@ PIPELINE: tuple[Step, ...] = (
     Step(fold_local_id_guards, "fold_guards", "needs the work-item loops in simplify-final's shape"),
     Step(simplify, "fold_guards", "removes the folded guards' unreachable skip paths", name="simplify-folded"),
     Step(hoist_invariants, None, "on the final loops: no uniform division left for LLVM to predicate"),
+    Step(register_blocking, "uses_register_blocking", "needs 3c's loops and the final nests, after guard folding"),
+    Step(transpose_private_arrays, "uses_transpose_private", "rewrites the final form's context-array accesses"),
     Step(vectorize_work_items, "wfv", "on the final x loops, hoisted invariants outside: they stay scalar"),
 )
 
@@ -141,7 +150,7 @@ def run_pipeline(function: Function, analyses: PassContext) -> None:
 
 def _run_step(step: Step, function: Function, analyses: PassContext) -> None:
     options = analyses.options
-    before = print_function(function) if options.verify_each else None
+    before = print_function(function, remarks=False) if options.verify_each else None
     changed = run_pass(step.pass_, function, analyses)
     if options.verify_each:
         _verify_after(step, function, changed, before)
@@ -154,7 +163,7 @@ def _verify_after(step: Step, function: Function, changed: bool, before: str) ->
         verify_function(function)
     except VerificationError as error:
         raise VerificationError(f"after {step.pass_name}:\n{error}") from None
-    if not changed and print_function(function) != before:
+    if not changed and print_function(function, remarks=False) != before:
         raise VerificationError(f"{step.pass_name} reported no change but changed @{function.name}")
 
 

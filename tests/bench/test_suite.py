@@ -16,7 +16,7 @@ def test_at_least_the_issue_s_kernels():
     names = set(IDS)
     for required in ["copyBuffer", "saxpy", "boxAvg1", "boxAvgH1V1", "boxAvgH4V3", "boxAvg2", "mandelbrot",
                      "blackScholes", "nbody", "transpose", "sgemmNaive", "sgemmTiled", "sgemvRow",
-                     "sgemvGroup", "dgemmBlocked", "reduce", "scalarProd", "scan", "histogram256",
+                     "sgemvGroup", "colSums", "dgemmBlocked", "reduce", "scalarProd", "scan", "histogram256",
                      "bitonicSort", "dct8x8", "spmvJDS", "spmvCSR", "stencil5", "floydWarshall",
                      "fastWalsh", "barrierLoop"]:
         assert required in names

@@ -35,6 +35,9 @@ INTERP_CONFIGS = {
     "no-structured": CompilerOptions(structured=False, verify_each=True),
     "no-fold-guards": CompilerOptions(fold_guards=False, verify_each=True),
     "no-horizontal-loops": CompilerOptions(horizontal_loops=False, verify_each=True),
+    "no-register-blocking": CompilerOptions(register_blocking=False, verify_each=True),
+    "no-transpose-private": CompilerOptions(transpose_private=False, verify_each=True),
+    "loop-order-bfo": CompilerOptions(loop_order="bfo", verify_each=True),
     "context-all": CompilerOptions(context_all=True, verify_each=True),
     "ids-fit-int": CompilerOptions(ids_fit_int=True, verify_each=True),
     "no-scalarize": CompilerOptions(scalarize=False, verify_each=True),
@@ -42,8 +45,10 @@ INTERP_CONFIGS = {
     "wfv-everywhere": CompilerOptions(wfv_everywhere=True, verify_each=True),
 }
 NATIVE_CONFIGS = ["", "-loomcl-no-structured", "-loomcl-no-fold-guards", "-loomcl-no-horizontal-loops",
-                  "-loomcl-context-all", "-loomcl-no-scalarize", "-loomcl-no-parallel-metadata",
-                  "-loomcl-no-vectorize", "-loomcl-check", "-loomcl-no-wfv"]
+                  "-loomcl-no-register-blocking", "-loomcl-no-transpose-private",
+                  "-loomcl-loop-order-bfo", "-loomcl-context-all", "-loomcl-no-scalarize", "-loomcl-no-parallel-metadata",
+                  "-loomcl-no-vectorize", "-loomcl-no-vectorize-x", "-loomcl-unroll-small-x-loops",
+                  "-loomcl-row-group-order", "-loomcl-check", "-loomcl-no-wfv"]
 REFERENCE_STEPS = 3_000_000
 WORK_GROUP_STEPS = 6_000_000
 

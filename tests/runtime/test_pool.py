@@ -137,3 +137,51 @@ def test_native_pool_is_jitted_by_codegen_and_runs_a_launch_alone():
     assert native.run(ctypes.addressof(request)) == 0
     assert sorted(seen) == [(group, group + 1) for group in range(5)]  # chunks of one group
     native.configure(0, 1, ctypes.addressof(arenas), ctypes.addressof(slots), 1)
+
+
+def test_a_launch_noted_solo_starts_on_the_caller_and_shares_what_is_left_after_solo_ns():
+    """A request's `solo` note (worker_pool.SOLO_NS): noted solo, the caller starts alone; once SOLO_NS
+    have passed (each call of the group function sleeps 1 ms) it claims no more chunks alone, the
+    groups left are shared, and the note is cleared; the next run is shared from the start. Every
+    group runs exactly once."""
+    import ctypes
+    import threading
+    import time
+
+    from loomcl.codegen import worker_pool
+
+    native = worker_pool.NativePool()
+    arenas = (ctypes.c_void_p * 2)(None, None)
+    slots = (ctypes.c_uint8 * (2 * worker_pool.SLOT_BYTES))()
+    native.configure(1, 0, ctypes.addressof(arenas), ctypes.addressof(slots), 2)
+    worker = threading.Thread(target=native.worker, args=(0,), daemon=True)
+    worker.start()
+    calls = []
+
+    def groups_run(args, launch, begin, end, arena):
+        calls.append((begin, end, threading.get_ident()))
+        time.sleep(0.001)
+
+    def each_group_once() -> bool:
+        ranges = sorted((begin, end) for begin, end, _ in calls)
+        return [group for begin, end in ranges for group in range(begin, end)] == list(range(groups))
+
+    entry = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,
+                             ctypes.c_void_p)(groups_run)
+    groups = 64
+    region = worker_pool.RegionDesc(ctypes.cast(entry, ctypes.c_void_p).value, None, None, 0, groups)
+    request = worker_pool.LaunchRequest(ctypes.addressof(region), 1, groups, 1)
+    try:
+        assert native.run(ctypes.addressof(request)) == 0
+        assert each_group_once()
+        assert len(calls) > 1  # claimed in chunks
+        assert min(calls)[2] == threading.get_ident()  # the first chunk: the caller's, alone
+        assert request.solo == 0  # it took over a millisecond: share the next one
+        calls.clear()
+        assert native.run(ctypes.addressof(request)) == 0
+        assert each_group_once()
+        assert len(calls) > 1  # claimed in chunks, for the worker to share
+        assert request.solo == 0  # the caller's part alone took milliseconds
+    finally:
+        native.configure(0, 1, ctypes.addressof(arenas), ctypes.addressof(slots), 2)
+        worker.join(timeout=60)

@@ -3,6 +3,7 @@
  *   sgemm_tiled   the same through TILE x TILE __local tiles of A and B (barrier in a uniform loop)
  *   sgemv_row     y = A * x, a row per work-item
  *   sgemv_group   y = A * x, a work-group per row: strided partial dots, then a tree reduction
+ *   column_sums   s = column sums of A, a work-item per column: a walk down the columns (Kim's BFO case)
  * n is a multiple of TILE for the tiled kernel; sgemv_group needs a power-of-two local size. */
 #define TILE 16
 
@@ -65,4 +66,13 @@ kernel void sgemv_group(int n, global const float *A, global const float *x, glo
     }
     if (lid == 0)
         y[row] = partial[0];
+}
+
+kernel void column_sums(int n, global const float *A, global float *sums)
+{
+    int col = get_global_id(0);
+    float acc = 0.0f;
+    for (int r = 0; r < n; r++)
+        acc += A[r * n + col];
+    sums[col] = acc;
 }

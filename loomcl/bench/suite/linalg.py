@@ -49,6 +49,17 @@ def sgemv_group_setup(n, rng):
     return _gemv_problem(n, rng, Launch("sgemv_group", (n * SGEMV_LOCAL,), (SGEMV_LOCAL,), args))
 
 
+def column_sums_setup(n, rng):
+    a = uniform(rng, (n, n), -1, 1)
+    return Problem(
+        size=f"{n}x{n}",
+        buffers={"A": a, "sums": np.zeros(n, np.float32)},
+        launches=[Launch("column_sums", (n,), (64,), (np.int32(n), Buf("A"), Buf("sums")))],
+        reference=lambda: {"sums": a.astype(np.float64).sum(axis=0)},
+        numpy=lambda: a.sum(axis=0),
+        bytes=4 * n * n + 4 * n, flops=1.0 * n * n)
+
+
 def dgemm_setup(n, rng):
     a, b, c = (rng.uniform(-1, 1, (n, n)) for _ in range(3))
     alpha, beta = np.float64(1.5), np.float64(-0.5)
@@ -133,6 +144,8 @@ CASES = [
     Case("sgemvRow", "blas", "003 ch. 6 (BLAS)", "linalg.cl", sgemv_row_setup,
          quick=256, full=4096, tolerance=GEMM),
     Case("sgemvGroup", "blas", "003 ch. 6 (BLAS)", "linalg.cl", sgemv_group_setup,
+         quick=256, full=4096, tolerance=GEMM),
+    Case("colSums", "blas", "003 ch. 3 (a walk down the columns: BFO)", "linalg.cl", column_sums_setup,
          quick=256, full=4096, tolerance=GEMM),
     Case("dgemmBlocked", "blas", "003 ch. 6 (BLAS)", "dgemm.cl", dgemm_setup,
          quick=64, full=512, tolerance=Tolerance(rtol=1e-9, atol=1e-9), needs=("fp64",)),
