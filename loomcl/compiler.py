@@ -127,6 +127,12 @@ class CompiledProgram:
 
         return local_variable_bytes(self.module.functions[kernel_name])
 
+    def write_only_params(self, kernel_name: str) -> tuple[int, ...]:
+        """The kernel's `__global` pointer parameters that it only stores through."""
+        from .analysis.write_only_params import write_only_params
+
+        return write_only_params(self.module.functions[kernel_name])
+
     def work_group_ir(self, kernel_name: str, local_size: tuple[int, int, int], ids_fit_int: bool = False):
         """The kernel in work-group form for one local size. `ids_fit_int`: the launch promises that
         every global id fits in a C int (the runtime checks offset + global size)."""
@@ -136,11 +142,13 @@ class CompiledProgram:
         return work_group_function(self.module, kernel_name, tuple(local_size), options)
 
     def work_group_function(self, kernel_name: str, local_size: tuple[int, int, int],
-                            ids_fit_int: bool = False, image_formats: tuple = ()) -> WorkGroupFunction:
+                            ids_fit_int: bool = False, image_formats: tuple = (),
+                            streaming: tuple[int, ...] = ()) -> WorkGroupFunction:
         """`image_formats`: ((parameter index, channel order, data type), ...) of the launch's
         images; the image code is specialized for them (no dispatch on the format per texel), for
         the first MAX_IMAGE_FORMAT_VARIANTS combinations a kernel meets: the generic code serves
-        the rest, so a program that runs a kernel on every format compiles it a few times only."""
+        the rest, so a program that runs a kernel on every format compiles it a few times only.
+        `streaming`: parameters whose vector stores stream past the caches (runtime/streaming.py)."""
         with self._lock:
             seen = self._image_formats.setdefault(kernel_name, set())
             if image_formats and tuple(image_formats) not in seen:
@@ -148,18 +156,18 @@ class CompiledProgram:
                     image_formats = ()
                 else:
                     seen.add(tuple(image_formats))
-            key = (kernel_name, tuple(local_size), ids_fit_int, tuple(image_formats))
+            key = (kernel_name, tuple(local_size), ids_fit_int, tuple(image_formats), tuple(streaming))
             found = self._functions.get(key)
             if found is None:
                 found = self._functions[key] = self._compile(*key)
         return found
 
     def _compile(self, kernel_name: str, local_size: tuple[int, int, int], ids_fit_int: bool,
-                 image_formats: tuple) -> WorkGroupFunction:
+                 image_formats: tuple, streaming: tuple[int, ...]) -> WorkGroupFunction:
         from .codegen import compile_work_group
 
         function = self.work_group_ir(kernel_name, local_size, ids_fit_int)
-        options = self.options.replace(image_formats=image_formats) if image_formats else self.options
+        options = self.options.replace(image_formats=image_formats, streaming=streaming)
         return compile_work_group(function, self.kernels[kernel_name], options)
 
 

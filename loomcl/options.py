@@ -11,7 +11,9 @@ process) is read once per build, by `split`.
 
 The benchmark switches techniques off to measure them (bench/configs.py names the variants).
 `ids_fit_int` has no switch: the runtime sets it per launch (every global id of the launch fits in
-a C int) and it is part of the work-group function's specialization key.
+a C int) and it is part of the work-group function's specialization key; so is `streaming` (the
+parameters whose stores stream past the caches: runtime/streaming.py decides, `streaming_stores`
+switches the decision off).
 """
 from __future__ import annotations
 
@@ -48,6 +50,12 @@ class CompilerOptions:
     """Context arrays for every value crossing a barrier (no uniform slots); implies plain CBS."""
     ids_fit_int: bool = False
     """The launch's global ids fit in a C int (set by the runtime per launch, never by a switch)."""
+    streaming_stores: bool = True
+    """The runtime may ask for streaming (non-temporal) stores to large write-only buffers (`streaming`)."""
+    streaming: tuple[int, ...] = ()
+    """Parameters whose vector stores stream past the caches (set by the runtime per launch, never by
+    a switch: write-only, 64-byte aligned buffers larger than the last-level cache; launches whose
+    dimension-0 global offset and enqueued local size are multiples of 64; codegen/streaming_stores.py)."""
     scalarize: bool = True
     """Vector values become one scalar per lane, so work-item loops vectorize (scalarize-vectors)."""
     checked: bool = False
@@ -62,6 +70,9 @@ class CompilerOptions:
     vectorize_x: bool = True
     """Short kernel loops inside x work-item loops unrolled fully, rolled x loops of 16 doubles
     vectorized 16 wide, so the x loop is what LLVM vectorizes (codegen/unroll_hints.py)."""
+    scalar_scatters: bool = True
+    """Stores to computed addresses stay scalar stores in vectorized loops, not scattered vector stores
+    (x86 `prefer-no-scatter`; codegen/target.py says why)."""
     interleave: bool = True
     """Loop interleaving (several vector iterations in flight)."""
     roll_small_x_loops: bool = True
@@ -103,6 +114,8 @@ class CompilerOptions:
         "-loomcl-no-parallel-metadata": ("parallel_metadata", False),
         "-loomcl-no-vectorize": ("vectorize", False),
         "-loomcl-no-vectorize-x": ("vectorize_x", False),
+        "-loomcl-no-scalar-scatters": ("scalar_scatters", False),
+        "-loomcl-no-streaming-stores": ("streaming_stores", False),
         "-loomcl-unroll-small-x-loops": ("roll_small_x_loops", False),
         "-loomcl-row-group-order": ("tiled_group_order", False),
         "-loomcl-verify-each": ("verify_each", True),
@@ -174,6 +187,8 @@ class CompilerOptions:
             key += " daz"
         if self.checked:
             key += " checked"
+        if self.streaming:
+            key += f" stream={','.join(map(str, self.streaming))}"
         return key
 
     def with_build_options(self, build) -> CompilerOptions:

@@ -34,7 +34,7 @@ from ..version import __version__
 from ..options import CompilerOptions
 from . import cache_entry
 from .cache_config import cache_directory, size_limit
-from .target import host_cpu, llvm_version
+from .target import features, host_cpu, llvm_version
 
 CODEGEN_VERSION = "1"  # bump when target.py's pipeline changes the code for unchanged LLVM IR text
 SUFFIX = ".entry"
@@ -43,9 +43,9 @@ _STALE_TEMPORARY_S = 3600  # a temporary file this old was left by a writer that
 
 
 def cache_key(llvm_text: str, options: CompilerOptions) -> str:
-    cpu, features = host_cpu()
     digest = hashlib.sha256()
-    for part in (CODEGEN_VERSION, __version__, llvm_version(), cpu, features, options.codegen_key(), llvm_text):
+    for part in (CODEGEN_VERSION, __version__, llvm_version(), host_cpu()[0], features(options),
+                 options.codegen_key(), llvm_text):
         digest.update(part.encode())
         digest.update(b"\0")
     return digest.hexdigest()

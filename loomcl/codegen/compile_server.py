@@ -9,7 +9,8 @@ are one.
 
 Protocol, over the server's stdin and stdout: a frame is an 8-byte little-endian length and that many
 bytes. A request is two frames, a JSON header (`cpu`, `features`, `triple`, `opt_level`, `vectorize`,
-`interleave`, `unroll`, `emit`: "object", "assembly" or "llvm") and the LLVM IR text; the answer is two
+`interleave`, `unroll`, `streaming`: parameters whose stores stream (streaming_stores.py), `emit`:
+"object", "assembly" or "llvm") and the LLVM IR text; the answer is two
 frames, a JSON header (`ok`) and the result (the object file, the text, or the error message). LLVM
 writes its messages (an assertion's, too) to stderr, which the client captures.
 """
@@ -22,6 +23,11 @@ import struct
 import sys
 
 import llvmlite.binding as llvm
+
+try:
+    from .streaming_stores import mark_nontemporal
+except ImportError:  # run as a script: this file's folder is on sys.path
+    from streaming_stores import mark_nontemporal
 
 _LENGTH = struct.Struct("<Q")
 LENGTH_BYTES = _LENGTH.size
@@ -80,6 +86,8 @@ class Compiler:
         module = llvm.parse_assembly(text)
         module.verify()
         optimize(module, machine, job["opt_level"], job["vectorize"], job["interleave"], job["unroll"])
+        if job.get("streaming"):
+            module = llvm.parse_assembly(mark_nontemporal(str(module), job["streaming"]))
         if job["emit"] == "object":
             return machine.emit_object(module)
         if job["emit"] == "assembly":

@@ -30,6 +30,7 @@ from .group_walk import tiled_decode, tiled_step
 from .llvm_group_test import dispatcher_text
 from .llvm_module import LAUNCH_TYPE, ModuleText, quote
 from .llvm_types import llvm_type
+from .streaming_stores import streaming_lines
 
 _ATTRIBUTES = [
     "attributes #0 = { alwaysinline nounwind DENORMALS}",
@@ -71,7 +72,8 @@ def build_kernel_module(function: Function, params: KernelSignature | list[Param
     flush = options.denormals_are_zero
     module.functions.append(_entry_text(function, kinds, symbol, body_symbol,
                                         _flush_denormals(module) if flush and _is_x86(triple) else None,
-                                        options.checked, function.group_tile))
+                                        options.checked, function.group_tile,
+                                        streaming_lines(module, options.streaming)))
     attributes = "\n".join(_ATTRIBUTES).replace("DENORMALS", _DENORMALS_FLUSHED if flush else "")
     text = module.text(triple, datalayout) + attributes + "\n"
     return KernelModule(text, symbol, tuple(function.local_size), static_bytes, private_bytes)
@@ -180,13 +182,16 @@ def _emit_callees(pending: list[Function], module: ModuleText, options: Compiler
 
 def _entry_text(function: Function, kinds: list[ParamKind], symbol: str, body_symbol: str,
                 float_mode: tuple[list[str], list[str]] | None = None, checked: bool = False,
-                tile: int | None = None) -> str:
+                tile: int | None = None, streaming: tuple[list[str], list[str]] = ([], [])) -> str:
     """The wrapper; `float_mode` is (lines that set the CPU's floating-point mode, lines that
-    restore it), run around the group loop; `checked`: the body takes the argument block too."""
+    restore it), run around the group loop; `checked`: the body takes the argument block too;
+    `streaming`: (lines after the arguments are decoded, lines before the return) of streaming stores."""
     set_mode, restore_mode = float_mode or ([], [])
     lines = [f"define void @{quote(symbol)}(ptr noalias readonly %args, ptr noalias readonly %launch, "
              f"i64 %begin, i64 %end, ptr noalias align {LOCAL_ALIGN} %arena) #1 {{", "entry:"] + set_mode
     args = [_param_from_slot(lines, i, p.type, kind) for i, (p, kind) in enumerate(zip(function.params, kinds))]
+    lines += streaming[0]
+    restore_mode = streaming[1] + restore_mode
     loop = _group_loop(args, body_symbol, ["ptr %args"] if checked else [], tile)
     if checked:
         loop = _stop_on_violation(lines, loop, 2 * len(function.params))

@@ -44,6 +44,7 @@ from .llvm_math import emit_math
 from .llvm_module import LAUNCH_TYPE, ModuleText, quote
 from .llvm_printf import printf_helper
 from .llvm_types import format_constant, llvm_type
+from .streaming_stores import launch_value_lines
 
 ROLLED_X_LOOP_TRIPS = 64
 """The largest x loop kept from LLVM's full unroll (larger ones it does not fully unroll anyway)."""
@@ -55,6 +56,9 @@ _QUERY_FIELDS = {
     ins.Query.GLOBAL_OFFSET: "global_offset",
     ins.Query.WORK_DIM: "work_dim",
 }
+
+# What the runtime checks of a launch with streaming stores (streaming_stores.py).
+_STREAM_ALIGNED_QUERIES = (ins.Query.ENQUEUED_LOCAL_SIZE, ins.Query.GLOBAL_OFFSET)
 
 # A work-group runs on one thread, work-item after work-item, in a local arena no other thread sees:
 # atomics on __local memory need no lock prefix. They become plain read-modify-write sequences
@@ -296,7 +300,7 @@ class FunctionEmitter:
                            f"{self.typed(inst.rhs)})")
             return
         rhs = self.safe_divisor(inst) if inst.opcode in _INTEGER_DIVISIONS else self.ref(inst.rhs)
-        flags = self.float_flags() if inst.opcode.is_float else ""
+        flags = self.float_flags() if inst.opcode.is_float else " nsw" if inst.no_signed_wrap else ""
         self.emit_line(f"{self.ref(inst)} = {inst.opcode.value}{flags} {self.typed(inst.lhs)}, {rhs}")
 
     def safe_divisor(self, inst: ins.BinaryOp) -> str:
@@ -468,6 +472,9 @@ class FunctionEmitter:
         self.emit_line(f"{address} = getelementptr inbounds {LAUNCH_TYPE}, ptr {self.env.launch}, "
                        f"i64 0, i32 {index}{dims}")
         self.emit_line(f"{self.ref(inst)} = load i64, ptr {address}, align 8, !invariant.load !{{}}")
+        if self.options.streaming and inst.dim == 0 and inst.query in _STREAM_ALIGNED_QUERIES:
+            for line in launch_value_lines(self.module, self.ref(inst)):
+                self.emit_line(line)
 
     def checked(self, inst: ins.Instruction) -> None:
         if self.checks is None:

@@ -32,6 +32,10 @@ def _initialize() -> None:
 # Without gathers SLP keeps those loads scalar and in place. The loop vectorizer then scalarizes
 # gathers too, which measured neutral on the benchmark (Zen 4's gathers are microcoded).
 X86_TUNING = ("+prefer-no-gather",)
+# `prefer-no-scatter` (CompilerOptions.scalar_scatters): a work-item loop whose stores go to addresses
+# it computes (bitonic sort's pairs, a butterfly's halves) becomes scattered vector stores; Zen 4's
+# vpscatterdd is microcoded, and 16 extracted scalar stores are faster (bench --config scatter).
+SCATTER_TUNING = "+prefer-no-scatter"
 
 
 @functools.cache
@@ -43,13 +47,21 @@ def host_cpu() -> tuple[str, str]:
     return llvm.get_host_cpu_name(), ",".join(f for f in features if f)
 
 
+def features(options: CompilerOptions) -> str:
+    """The feature string a kernel is compiled with: the host's, and the tuning its options ask for."""
+    cpu, host = host_cpu()
+    if options.scalar_scatters and llvm.get_process_triple().startswith(("x86_64", "i686")):
+        return f"{host},{SCATTER_TUNING}"
+    return host
+
+
 def new_target_machine(opt_level: int = 3) -> llvm.TargetMachine:
     """A host target machine with all its features. Position-independent code, so an object file
     from the disk cache can be loaded at any address. An MCJIT engine takes ownership of (and frees)
     the machine it is given, so each engine needs a fresh one."""
-    cpu, features = host_cpu()
+    cpu, host_features = host_cpu()
     target = llvm.Target.from_triple(llvm.get_process_triple())
-    return target.create_target_machine(cpu=cpu, features=features, opt=opt_level, reloc="pic",
+    return target.create_target_machine(cpu=cpu, features=host_features, opt=opt_level, reloc="pic",
                                         codemodel="default")
 
 
@@ -81,10 +93,9 @@ def numbered_lines(text: str, limit: int = 400) -> str:
 
 def server_job(options: CompilerOptions, emit: str) -> dict:
     """A compile server's request header: this host's target and the options' pipeline."""
-    cpu, features = host_cpu()
-    return {"triple": llvm.get_process_triple(), "cpu": cpu, "features": features, "emit": emit,
+    return {"triple": llvm.get_process_triple(), "cpu": host_cpu()[0], "features": features(options), "emit": emit,
             "opt_level": options.opt_level, "vectorize": options.vectorize, "interleave": options.interleave,
-            "unroll": options.unroll}
+            "unroll": options.unroll, "streaming": list(options.streaming)}
 
 
 def llvm_version() -> str:

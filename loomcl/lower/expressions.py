@@ -22,7 +22,7 @@ from ..ir import types as ty
 from ..ir.values import Constant, Value
 from .casts import bits, round_float, splat, zero
 from .errors import unsupported
-from .types import is_floating, is_signed, memory_type, pointee_memory_type, record_type, value_type
+from .types import is_floating, is_signed, overflow_is_undefined, memory_type, pointee_memory_type, record_type, value_type
 
 B = A.BinaryOp
 Op = ins.BinaryOpcode
@@ -30,6 +30,7 @@ P = ins.Predicate
 
 _INT_OPS = {B.ADD: Op.ADD, B.SUB: Op.SUB, B.MUL: Op.MUL, B.SHL: Op.SHL, B.BIT_AND: Op.AND,
             B.BIT_OR: Op.OR, B.BIT_XOR: Op.XOR}
+_NO_SIGNED_WRAP = {B.ADD, B.SUB, B.MUL}
 _SIGNED_INT_OPS = {B.DIV: (Op.SDIV, Op.UDIV), B.MOD: (Op.SREM, Op.UREM), B.SHR: (Op.ASHR, Op.LSHR)}
 _FLOAT_OPS = {B.ADD: Op.FADD, B.SUB: Op.FSUB, B.MUL: Op.FMUL, B.DIV: Op.FDIV, B.MOD: Op.FREM}
 # comparison -> (signed int, unsigned int or pointer, float)
@@ -190,7 +191,10 @@ class ExpressionLowering:
         if op in _SIGNED_INT_OPS:
             signed, unsigned = _SIGNED_INT_OPS[op]
             return self.b.binary(signed if is_signed(t) else unsigned, left, right)
-        return self.b.binary(_INT_OPS[op], left, right)
+        result = self.b.binary(_INT_OPS[op], left, right)
+        if op in _NO_SIGNED_WRAP and overflow_is_undefined(t):
+            result.no_signed_wrap = True
+        return result
 
     def shift_count(self, count: Value) -> Value:
         """count modulo the operand width (OpenCL C 6.3.j); folded for a constant count."""

@@ -98,6 +98,14 @@ def is_signed(t: T.Type) -> bool:
     return bool(getattr(element, "signed", False)) and element.is_integer
 
 
+def overflow_is_undefined(t: T.Type) -> bool:
+    """Whether C leaves overflow of arithmetic in t undefined: scalar `int` and `long` (narrower types
+    are promoted to int, and `c++` on a char converts back, which is defined). Vectors are left out:
+    their elements are not promoted (a char4 sum is computed in chars), and wrapping is the safe
+    reading there."""
+    return not t.is_vector and is_signed(t) and t.size >= 4
+
+
 def is_floating(t: T.Type) -> bool:
     return (t.element if t.is_vector else t).is_floating
 

@@ -31,6 +31,7 @@ from loomcl.errors import LogicError, status_code
 
 from .buffer import Buffer
 from .local_memory import LocalMemory
+from .streaming import buffer_streams
 
 ROUTINE = "clSetKernelArg"
 
@@ -38,7 +39,8 @@ ROUTINE = "clSetKernelArg"
 class KernelArguments:
     """The argument slots of one kernel object (reused by every launch of that kernel)."""
 
-    def __init__(self, kernel_name: str, params: tuple[KernelParam, ...], checked: bool = False) -> None:
+    def __init__(self, kernel_name: str, params: tuple[KernelParam, ...], checked: bool = False,
+                 stream_candidates: tuple[int, ...] = ()) -> None:
         self.kernel_name = kernel_name
         self.params = params
         count = len(params)
@@ -55,7 +57,10 @@ class KernelArguments:
         self.kept: dict[int, ctypes.Array] = {}  # index -> host copy of a by-value argument
         self.images: dict[int, object] = {}  # index -> the image argument (kept alive while set)
         self.image_formats: tuple = ()  # ((index, channel order, data type), ...): the code is specialized for them
+        self.streaming: tuple[int, ...] = ()  # the candidates whose buffer qualifies (runtime/streaming.py)
         self.setters = [self._setter(i, p) for i, p in enumerate(params)]
+        for index in stream_candidates:
+            self.setters[index] = self._streaming_setter(index, self.setters[index])
 
     def set(self, index: int, value) -> None:
         if not 0 <= index < len(self.params):
@@ -184,6 +189,16 @@ class KernelArguments:
 
         return set_pointer
 
+    def _streaming_setter(self, index: int, set_pointer):
+        """A write-only parameter's setter: also notes whether its buffer streams."""
+        def set_streamed(value) -> None:
+            set_pointer(value)
+            streams = isinstance(value, Buffer) and buffer_streams(value.size, value.address)
+            if streams != (index in self.streaming):
+                self.streaming = tuple(sorted({*self.streaming, index} if streams else set(self.streaming) - {index}))
+
+        return set_streamed
+
     def _local_setter(self, index: int):
         def set_local(value) -> None:
             if not isinstance(value, LocalMemory):
@@ -254,6 +269,7 @@ class KernelArguments:
         self.missing = set(other.missing)
         self.local_sizes = dict(other.local_sizes)
         self.images, self.image_formats = dict(other.images), other.image_formats
+        self.streaming = other.streaming
         self.held[:] = other.held
         for index, storage in other.kept.items():
             self.kept[index] = self.held[index] = copy = ctypes.create_string_buffer(storage.raw, len(storage))

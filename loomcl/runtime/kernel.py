@@ -15,7 +15,7 @@ from loomcl import errors
 from loomcl.codegen.abi import ParamKind
 from loomcl.errors import LogicError, status_code
 
-from . import ndrange
+from . import ndrange, streaming
 from .arguments import KernelArguments
 from .command_queue import CommandQueue
 from .constants import (
@@ -70,7 +70,8 @@ class Kernel:
         self.function_name = name
         self.signature = signature
         self._compiled = compiled
-        self._args = KernelArguments(name, signature.params, compiled.options.checked)
+        self._args = KernelArguments(name, signature.params, compiled.options.checked,
+                                     streaming.candidates(compiled, name))
         self._functions: dict = {}
         self._plans: dict = {}
         # the argument slots are the kernel's, so setting them and the enqueue that copies them are
@@ -133,7 +134,8 @@ class Kernel:
         if queue.context is not self.context:
             raise LogicError(ROUTINE, status_code.INVALID_CONTEXT, "the queue and the kernel belong to different contexts")
         try:  # (the cache hit of _lookup, inlined)
-            plan = self._plans.get((global_size, local_size, global_offset, g_times_l, self._args.image_formats))
+            plan = self._plans.get((global_size, local_size, global_offset, g_times_l, self._args.image_formats,
+                                    self._args.streaming))
         except TypeError:
             plan = None
         if plan is None:
@@ -152,12 +154,12 @@ class Kernel:
 
     def _lookup(self, queue, global_size, local_size, global_offset, g_times_l, allow_empty) -> LaunchPlan | None:
         """The cached plan for these sizes; built (and the sizes checked) on a miss."""
-        formats = self._args.image_formats
-        key = (global_size, local_size, global_offset, g_times_l, formats)
+        formats, streamed = self._args.image_formats, self._args.streaming
+        key = (global_size, local_size, global_offset, g_times_l, formats, streamed)
         try:
             plan = self._plans.get(key)
         except TypeError:  # lists: normalize to tuples
-            key = (_tuple(global_size), _tuple(local_size), _tuple(global_offset), g_times_l, formats)
+            key = (_tuple(global_size), _tuple(local_size), _tuple(global_offset), g_times_l, formats, streamed)
             plan = self._plans.get(key)
         if plan is None:
             if allow_empty and _is_empty(global_size):
@@ -166,7 +168,7 @@ class Kernel:
         return plan
 
     def _plan(self, queue, key) -> LaunchPlan:
-        global_size, local_size, global_offset, g_times_l, formats = key
+        global_size, local_size, global_offset, g_times_l, formats, streamed = key
         device = queue.device
         required = self.signature.reqd_work_group_size
         global_size = ndrange.check_global(global_size)
@@ -179,27 +181,28 @@ class Kernel:
             global_size = tuple(g * l for g, l in zip(global_size, local))
         offset = ndrange.check_offset(global_offset, dims)
         ids_fit_int = all(o + g <= INT_MAX for o, g in zip(offset, global_size))
-        plan = LaunchPlan(global_size, local, offset, lambda size: self._function(size, ids_fit_int, formats),
-                          self._launcher.address)
+        streamed = streamed if streaming.launch_streams(offset, local) else ()
+        plan = LaunchPlan(global_size, local, offset,
+                          lambda size: self._function(size, ids_fit_int, formats, streamed), self._launcher.address)
         get_pool().warm_up(max(batch.total_groups for batch in plan.batches))
         if len(self._plans) >= MAX_CACHED_PLANS:
             self._plans.clear()
         self._plans[key] = plan
         return plan
 
-    def _function(self, local_size, ids_fit_int: bool, image_formats: tuple = ()):
+    def _function(self, local_size, ids_fit_int: bool, image_formats: tuple = (), streamed: tuple = ()):
         """The work-group function for one region's local size. `ids_fit_int`: every global id of
         the launch fits in a C int, so the compiler may treat `(int)get_global_id(d)` as exact;
-        `image_formats`: the image arguments' formats, which the code is specialized for."""
-        key = (local_size, ids_fit_int, image_formats)
+        `image_formats`: the image arguments' formats, which the code is specialized for;
+        `streamed`: the parameters whose stores stream (streaming.py)."""
+        key = (local_size, ids_fit_int, image_formats, streamed)
         function = self._functions.get(key)
         if function is None:
             from .program import compiler_errors
 
             try:
-                specialized = (image_formats,) if image_formats else ()  # kernels without images: as before
                 function = self._compiled.work_group_function(self.function_name, local_size, ids_fit_int,
-                                                              *specialized)
+                                                              image_formats, streamed)
             except compiler_errors()[0] as exc:
                 message = f"kernel '{self.function_name}' could not be compiled for local size {local_size}:\n{exc.log}"
                 self.program.add_to_build_log(message)

@@ -15,7 +15,7 @@ KINDS = ins.instruction_classes()
 
 def _binary_lines() -> list[str]:
     return [f"%b.{op.value} = {op.value} %f, f32 2.0" if op.is_float else f"%b.{op.value} = {op.value} %i, i32 3"
-            for op in ins.BinaryOpcode]
+            for op in ins.BinaryOpcode] + ["%b.nsw = add nsw %i, i32 3", "%b.nsw.1 = mul nsw %l, %l"]
 
 
 def _compare_lines() -> list[str]:

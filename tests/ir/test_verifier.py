@@ -35,6 +35,7 @@ BAD = [
     ("Cast", "%x = bitcast %p to i64", "bitcast from ptr.global to i64: only scalars and vectors"),
     ("Cast", "%x = fptrunc %v to f32", "fptrunc from <4 x f32> to f32 changes the number of lanes"),
     ("Cast", "%x = zext nuw nsw %i to i64", "zext has no nuw nsw form (only trunc has)"),
+    ("BinaryOp", "%x = and nsw %i, %i", "and has no nsw form (only add, sub and mul have)"),
     ("Select", "%x = select %i, %f, %f", "select condition is i32, not i1"),
     ("Select", "%x = select %c, %f, %d", "select arms differ: f32 and f64"),
     ("Select", "%x = select <2 x i1> <1, 0>, %v, %v", "select condition is <2 x i1>, not i1 or <4 x i1>"),

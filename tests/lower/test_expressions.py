@@ -26,6 +26,21 @@ def test_comparison_predicates(type_, op, predicate):
     assert "zext" in text  # the result is an int
 
 
+@pytest.mark.parametrize("type_, lane, flagged", [
+    ("int", "", True), ("long", "", True), ("uint", "", False), ("ulong", "", False),
+    ("char", "", True),  # promoted: the arithmetic is int's
+    ("int4", ".x", False), ("float", "", False),
+])
+def test_signed_overflow_is_undefined_only_for_int_and_long(type_, lane, flagged):
+    text = kernel_ir(f"{type_} a = out[0], b = out[1], s = a * b - b; out[2] = (uint)s{lane};")
+    assert bool(re.search(r"= (mul|sub) nsw ", text)) == flagged
+
+
+def test_increment_of_a_char_wraps_defined():
+    """c++ on a char is computed in char by the lowering: no nsw (C converts the int result back)."""
+    assert " nsw " not in kernel_ir("char c = out[0]; c++; out[1] = c;").replace("nuw nsw", "")
+
+
 def test_shift_count_is_masked_by_width():
     text = kernel_ir("int a = out[0]; long b = out[1]; out[2] = a << out[3]; out[3] = b >> a;")
     assert "and %" in text and "i32 31" in text and "i64 63" in text
@@ -98,7 +113,7 @@ def test_compound_assignment_converts_through_computation_type():
 def test_postfix_increment_yields_old_value():
     text = kernel_ir("int i = 0; out[i++] = i;")
     lines = text.splitlines()
-    add = next(l for l in lines if " = add %i" in l)
+    add = next(l for l in lines if " = add nsw %i" in l)
     assert add.split(" = ")[0] != ""
     assert "store %i" in text  # the old value indexes the store
 
@@ -115,7 +130,7 @@ def test_unary_operators():
 
 def test_comma_and_assignment_values():
     text = kernel_ir("int a, b; a = (b = 3, b + 1); out[0] = a;")
-    assert "store i32 3, %b" in text and "add %b" in text
+    assert "store i32 3, %b" in text and "add nsw %b" in text
 
 
 def test_address_of_and_deref():

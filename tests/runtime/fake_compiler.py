@@ -161,7 +161,11 @@ class FakeCompiledProgram:
     def local_variable_bytes(self, kernel_name: str) -> int:
         return self._fake[kernel_name].static_local_bytes
 
-    def work_group_function(self, kernel_name: str, local_size, ids_fit_int: bool = False) -> WorkGroupFunction:
+    def write_only_params(self, kernel_name: str) -> tuple[int, ...]:
+        return ()  # hand-written kernels never stream
+
+    def work_group_function(self, kernel_name: str, local_size, ids_fit_int: bool = False,
+                            image_formats: tuple = (), streaming: tuple = ()) -> WorkGroupFunction:
         local_size = tuple(local_size)
         assert len(local_size) == 3, local_size
         key = (kernel_name, local_size)

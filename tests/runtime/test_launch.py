@@ -198,7 +198,7 @@ def test_alternating_kernels_and_sizes(ctx, queue, prg):
 def test_compile_failure_for_a_local_size(ctx, queue, prg, monkeypatch):
     from kernels import CompileError
 
-    def refuse(name, local_size, ids_fit_int=False):
+    def refuse(name, local_size, ids_fit_int=False, *specialization):
         error = CompileError([])
         error.log = "too many registers"
         raise error

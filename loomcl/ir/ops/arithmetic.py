@@ -49,14 +49,25 @@ def _kind_rule(opcode: str, is_float: bool, t: ty.Type) -> Iterator[str]:
         yield f"{opcode} needs integer operands, not {t}"
 
 
+NO_SIGNED_WRAP_OPCODES = frozenset({BinaryOpcode.ADD, BinaryOpcode.SUB, BinaryOpcode.MUL})
+
+
 class BinaryOp(Instruction):
+    """Binary arithmetic. `no_signed_wrap` (LLVM's `nsw`) on add, sub or mul says the signed result
+    does not overflow: C leaves signed overflow undefined, so the lowering of `int` and `long`
+    arithmetic sets it, and `sext(i + 1)` stays `sext(i) + 1`. That keeps an index computed in `int`
+    (`y * width + x`) affine in 64 bits, so its loads and stores vectorize as consecutive accesses.
+    A pass that rebuilds an operation from other operands must not carry the flag over."""
+
     keywords = tuple(op.value for op in BinaryOpcode)
-    fields = ("opcode",)
+    fields = ("opcode", "no_signed_wrap")
     is_pure = True
 
-    def __init__(self, opcode: BinaryOpcode, lhs: Value, rhs: Value, name: str = "") -> None:
+    def __init__(self, opcode: BinaryOpcode, lhs: Value, rhs: Value, name: str = "",
+                 no_signed_wrap: bool = False) -> None:
         super().__init__(lhs.type, [lhs, rhs], name)
         self.opcode = opcode
+        self.no_signed_wrap = no_signed_wrap
 
     lhs = property(lambda self: self._operands[0])
     rhs = property(lambda self: self._operands[1])
@@ -65,16 +76,22 @@ class BinaryOp(Instruction):
     def keyword(self) -> str:
         return self.opcode.value
 
+    def print_operands(self, p: TextWriter) -> str:
+        return ("nsw " if self.no_signed_wrap else "") + p.operands(self._operands)
+
     @classmethod
     def parse(cls, keyword: str, r: TextReader, name: str) -> BinaryOp:
+        no_signed_wrap = r.accept("nsw")
         lhs = r.operand()
         r.expect(",")
-        return cls(BinaryOpcode(keyword), lhs, r.operand(), name)
+        return cls(BinaryOpcode(keyword), lhs, r.operand(), name, no_signed_wrap)
 
     def verify(self) -> Iterator[str]:
         yield from same_type(self.lhs, self.rhs)
         yield from result_is(self, self.lhs.type, "the operands are")
         yield from _kind_rule(self.opcode.value, self.opcode.is_float, self.lhs.type)
+        if self.no_signed_wrap and self.opcode not in NO_SIGNED_WRAP_OPCODES:
+            yield f"{self.opcode.value} has no nsw form (only add, sub and mul have)"
 
 
 class FNeg(Instruction):
