@@ -189,14 +189,17 @@ def test_local_size_bound_fires_when_large():
     assert loops_changed(NO_FIRE["local_size_bound"], "local_size_bound", (64, 1, 1)) == 1
 
 
-@pytest.mark.parametrize("name", ["matmul", "chain", "nested"])
-def test_left_to_whole_function_vectorization_when_it_takes_the_x_loop(name):
+@pytest.mark.parametrize("name, options", [("chain", CompilerOptions()), ("nested", CompilerOptions()),
+                                           ("matmul", CompilerOptions(register_blocking=False))])
+def test_left_to_whole_function_vectorization_when_it_takes_the_x_loop(name, options):
     """With WFV on and a vector's worth of work-items in x, the loop stays inside the work-item loop,
     whose vectorized form keeps the loop's accumulators in vector registers; with fewer, or WFV off,
-    the interchange happens as before."""
-    assert loops_changed(FIRES[name], name, (64, 1, 1), CompilerOptions()) == 0
-    assert loops_changed(FIRES[name], name, (8, 1, 1), CompilerOptions()) >= 1
+    the interchange happens as before. Loops with memory accesses stay with the interchange when
+    register-blocking follows it (matmul)."""
+    assert loops_changed(FIRES[name], name, (64, 1, 1), options) == 0
+    assert loops_changed(FIRES[name], name, (8, 1, 1), options) >= 1
     assert loops_changed(FIRES[name], name, (64, 1, 1)) >= 1
+    assert loops_changed(FIRES["matmul"], "matmul", (64, 1, 1), CompilerOptions()) >= 1
 
 
 def test_not_for_a_group_of_one():
