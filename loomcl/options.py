@@ -42,6 +42,10 @@ class CompilerOptions:
     loop_order: str = "locality"
     """Which legal kernel loops implicit-loop-barriers interchanges with the work-item loop:
     "locality" (Kim's stride rule, transforms/loop_order.py) or "bfo" (every innermost one)."""
+    wfv: bool = True
+    """Whole-function vectorization of x work-item loops with loops inside (vectorize-work-items)."""
+    wfv_everywhere: bool = False
+    """Tests only (no switch): WFV on 4 lanes wherever it is legal, its cost model off (the difftest)."""
     context_all: bool = False
     """Context arrays for every value crossing a barrier (no uniform slots); implies plain CBS."""
     ids_fit_int: bool = False
@@ -109,6 +113,7 @@ class CompilerOptions:
         "-loomcl-no-horizontal-loops": ("horizontal_loops", False),
         "-loomcl-no-register-blocking": ("register_blocking", False),
         "-loomcl-no-transpose-private": ("transpose_private", False),
+        "-loomcl-no-wfv": ("wfv", False),
         "-loomcl-context-all": ("context_all", True),
         "-loomcl-loop-order-bfo": ("loop_order", "bfo"),
         "-loomcl-no-scalarize": ("scalarize", False),

@@ -146,12 +146,16 @@ class Uniformity:
         for branch, region in self.regions.items():
             join = self.postdom.immediate(branch)
             for block in region | ({join} if join else set()):
-                self.forced.update(block.phis)
+                self.forced.update(self._phis_forced_by(branch, block))
             for block in region:
                 for inst in block.instructions:
                     if any(self._use_block(inst, u) not in region for u in inst.users):
                         self.forced.add(inst)
         return True
+
+    def _phis_forced_by(self, branch: Block, block: Block) -> list[ins.Phi]:
+        """The phis of `block` that the divergent `branch` makes VARYING (all, here)."""
+        return block.phis
 
     def _region(self, branch: Block) -> set[Block]:
         join = self.postdom.immediate(branch)

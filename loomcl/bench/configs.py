@@ -57,6 +57,8 @@ CONFIGS: dict[str, Config] = {c.name: c for c in [
            "no unroll hints for the x loop's vectorizer: short kernel loops in x loops may stay loops"),
     Config("notranspose", "-loomcl-no-transpose-private", None,
            "private arrays' context arrays work-item-major: p[j] strided across work-items"),
+    Config("nowfv", "-loomcl-no-wfv", None,
+           "no whole-function vectorization: x work-item loops with loops inside are left to LLVM (scalar)"),
     Config("1thread", "", 1, "one worker thread", technique=False),
     Config("check", "-loomcl-check", None,
            "checked mode: bounds checks on every access and barrier-divergence checks (the debugging mode)",

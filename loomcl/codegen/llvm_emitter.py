@@ -39,6 +39,7 @@ from .errors import CodegenError
 from . import llvm_libm_fmod, unroll_hints
 from .llvm_checks import CheckEmitter
 from .llvm_image import HANDLERS as IMAGE_HANDLERS
+from .llvm_lanes import HANDLERS as LANE_HANDLERS
 from .llvm_math import emit_math
 from .llvm_module import LAUNCH_TYPE, ModuleText, quote
 from .llvm_printf import printf_helper
@@ -569,6 +570,7 @@ _HANDLERS = {
     ins.Return: FunctionEmitter.ret,
     ins.Unreachable: FunctionEmitter.unreachable,
     **IMAGE_HANDLERS,
+    **LANE_HANDLERS,
 }
 
 

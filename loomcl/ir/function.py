@@ -19,6 +19,7 @@ class Block:
         self.name = name
         self.instructions: list[Instruction] = []
         self.function: Function | None = None
+        self.comment = ""  # printed after the label (what a pass wants a reader of --emit to know)
 
     @property
     def terminator(self) -> Terminator | None:
@@ -87,6 +88,7 @@ class WorkItemLoop:
     header: Block
     latch: Block
     counter: Phi
+    note: str = ""  # what whole-function vectorization did with it (printed as a comment on the header)
 
     @property
     def name(self) -> str:

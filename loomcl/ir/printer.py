@@ -106,7 +106,9 @@ class FunctionPrinter:
             if block in loop_headers:
                 loop = loop_headers[block]
                 note = (f"  work_item_loop {loop.name}, counter {self.operand(loop.counter)}, "
-                        f"latch {self.label(loop.latch)}")
+                        f"latch {self.label(loop.latch)}" + (f"  ; {loop.note}" if loop.note else ""))
+            elif block.comment:
+                note = f"  ; {block.comment}"
             lines.append(f"{self.label(block)}:{note}")
             lines += ["  " + self.instruction(inst) for inst in block.instructions]
         lines.append("}")

@@ -211,7 +211,7 @@ class _FunctionReader:
         self.building: set[str] = set()
         self.order: list[tuple[Block, str | None, _InstructionCursor, ins.Instruction | None]] = []
         self.early: list[tuple[ins.Instruction, _InstructionCursor]] = []
-        self.loop_notes: list[tuple[Block, str, str, str]] = []  # header, dimension, counter, latch
+        self.loop_notes: list[tuple[Block, str, str, str, str]] = []  # header, dimension, counter, latch, note
 
     # -- first pass: blocks and pending lines -------------------------------------------------
 
@@ -253,10 +253,12 @@ class _FunctionReader:
             raise ReadError(f"block {label!r} defined twice")
         block.function = self.function
         self.function.blocks.append(block)
-        m = re.fullmatch(r"\s*work_item_loop ([xyz]), counter %(\S+), latch (\S+)\s*", note)
+        m = re.fullmatch(r"\s*work_item_loop ([xyz]), counter %(\S+), latch (\S+)\s*(?:;\s*(.*?))?\s*", note)
         if m:
             self.loop_notes.append((block, *m.groups()))
-        elif note.strip() and not note.strip().startswith(";"):
+        elif note.strip().startswith(";"):
+            block.comment = note.strip()[1:].strip()
+        elif note.strip():
             raise ReadError(f"unexpected text after label {label.strip()!r}: {note.strip()!r}")
         return block
 
@@ -330,11 +332,11 @@ class _FunctionReader:
             c.end()
 
     def make_loops(self) -> None:
-        for header, dim, counter, latch in self.loop_notes:
+        for header, dim, counter, latch, note in self.loop_notes:
             phi = self.values.get(counter)
             if not isinstance(phi, ins.Phi):
                 raise ReadError(f"work-item loop at {header.name}: counter %{counter} is not a phi")
-            loop = WorkItemLoop(DIMENSION_NAMES.index(dim), header, self.blocks[latch], phi)
+            loop = WorkItemLoop(DIMENSION_NAMES.index(dim), header, self.blocks[latch], phi, note or "")
             self.function.work_item_loops.append(loop)
 
 

@@ -36,6 +36,7 @@ def clone_blocks(blocks: list[Block], into: Function, values: dict, suffix: str 
     block_map = {}
     for block in blocks:
         block_map[block] = into.add_block(block.name + suffix)
+        block_map[block].comment = block.comment
     copies = []
     for block in blocks:
         for inst in block.instructions:
@@ -66,7 +67,7 @@ def clone_function(function: Function, name: str | None = None, values: dict | N
     block_map = clone_blocks(function.blocks, new, values)
     for loop in function.work_item_loops:
         new.work_item_loops.append(WorkItemLoop(loop.dim, block_map[loop.header], block_map[loop.latch],
-                                                values[loop.counter]))
+                                                values[loop.counter], loop.note))
     return new
 
 

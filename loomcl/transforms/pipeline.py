@@ -48,6 +48,11 @@ each `run(function, analyses) -> bool` (passes.py). Why they are in this order:
 10. hoist-invariants   Moves work-item-invariant pure code (divisions included) out of the work-item
                     loops. Not a switch: it is what keeps LLVM's vectorizer from predicating a
                     uniform division on lane 0 (see the pass); runs last, on the final loops.
+11. register-blocking, transpose-private-arrays: see their rows.
+12. vectorize-work-items (option `wfv`)   Whole-function vectorization of innermost x loops with loops
+                    inside (which LLVM's loop vectorizer leaves scalar). Needs the final loop shapes and
+                    bounds (after 8), the invariants hoisted (after 10), which then stay scalar, and
+                    the private arrays' final layout (after 11: unit-stride accesses become lane loads).
 
 A row's switch names the option (loomcl/options.py) that must be true for the pass to run, so its
 effect can be measured (`context_all=True` keeps every value that crosses a barrier in a context
@@ -73,7 +78,7 @@ from ..options import DEFAULT_OPTIONS, CompilerOptions
 from . import group_order
 from . import (canonicalize_barriers, fold_local_id_guards, hoist_invariants, implicit_loop_barriers, inline, insert_checks,
                mem2reg, narrow_work_item_ids, register_blocking, scalarize_vectors, simplify, structurize_uniform_barriers,
-               subcfg_formation, transpose_private_arrays)
+               subcfg_formation, transpose_private_arrays, vectorize_work_items)
 from .clone import clone_module
 from .passes import Pass, PassContext, run_pass
 
@@ -117,6 +122,7 @@ PIPELINE: tuple[Step, ...] = (
     Step(hoist_invariants, None, "on the final loops: no uniform division left for LLVM to predicate"),
     Step(register_blocking, "uses_register_blocking", "needs 3c's loops and the final nests, after guard folding"),
     Step(transpose_private_arrays, "uses_transpose_private", "rewrites the final form's context-array accesses"),
+    Step(vectorize_work_items, "wfv", "on the final x loops, hoisted invariants outside: they stay scalar"),
 )
 
 PASS_NAMES = tuple(step.pass_name for step in PIPELINE)

@@ -41,13 +41,15 @@ INTERP_CONFIGS = {
     "context-all": CompilerOptions(context_all=True, verify_each=True),
     "ids-fit-int": CompilerOptions(ids_fit_int=True, verify_each=True),
     "no-scalarize": CompilerOptions(scalarize=False, verify_each=True),
+    "no-wfv": CompilerOptions(wfv=False, verify_each=True),
+    "wfv-everywhere": CompilerOptions(wfv_everywhere=True, verify_each=True),
 }
 NATIVE_CONFIGS = ["", "-loomcl-no-structured", "-loomcl-no-fold-guards", "-loomcl-no-horizontal-loops",
                   "-loomcl-no-register-blocking", "-loomcl-no-transpose-private",
                   "-loomcl-loop-order-bfo", "-loomcl-context-all", "-loomcl-no-scalarize", "-loomcl-no-parallel-metadata",
                   "-loomcl-no-vectorize", "-loomcl-no-interleave", "-loomcl-no-vectorize-x", "-loomcl-unroll-small-x-loops",
                   "-loomcl-row-group-order", "-loomcl-no-scalar-scatters", "-loomcl-no-streaming-stores",
-                  "-loomcl-check"]
+                  "-loomcl-check", "-loomcl-no-wfv"]
 REFERENCE_STEPS = 3_000_000
 WORK_GROUP_STEPS = 6_000_000
 

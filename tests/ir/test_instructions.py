@@ -61,6 +61,9 @@ OTHER_LINES = [
     '%pf = printf 1 "i=%d d=%f v=%v4hlf\\5C\\22\\0A", %i, %d, %v', '%pf.1 = printf 2 "no arguments"',
     "%ext = argument_extent 0", "check_access 3, 4, %p, %p, %ext, %l, i64 0, i64 0",
     "%slot = alloca i32", "check_barrier 1, i32 -1, %slot, %l, i64 0, i64 0",
+    "%bc = broadcast 4, %f", "%lm = cmp olt %v, %bc", "%ll = lane.load <4 x f32>, %p, %lm",
+    "lane.store %ll, %p, %lm", "%offs = sext %vi to <4 x i64>", "%ga = gather <4 x f32>, %p, %offs, %lm",
+    "scatter %ga, %p, %offs, %lm", "%any = any.lane %lm",
 ]
 
 MODULE = """constant @table : [4 x i32] = [1, 2, 3, 4]

@@ -39,6 +39,7 @@ from loomcl.ir import types as ty
 from loomcl.ir.values import Argument, Constant, GlobalVariable, Undef, VectorConstant
 
 from .interp_images import image_compilers
+from .interp_lanes import lane_compilers
 
 Op = ins.BinaryOpcode
 P = ins.Predicate
@@ -732,6 +733,7 @@ _COMPILE = {
     ins.InsertElement: _compile_insert, ins.ShuffleVector: _compile_shuffle,
 }
 _COMPILE.update(image_compilers(_getter))  # stand-in images, by the numpy model of the spec
+_COMPILE.update(lane_compilers(_getter, Memory))  # whole-function vectorization's lanes
 
 
 def _compile_terminator(t, blocks):

@@ -153,19 +153,20 @@ __kernel void all_uniform(__global int *out, int n) {
 }
 
 
-def prepared(src, name, local_size=(4, 1, 1)):
-    """The kernel as the pass sees it in the pipeline (inline, mem2reg, simplify), and its analyses."""
+def prepared(src, name, local_size=(4, 1, 1), options=CompilerOptions(wfv=False)):
+    """The kernel as the pass sees it in the pipeline (inline, mem2reg, simplify), and its analyses
+    (by default without whole-function vectorization, which takes some of its loops: see below)."""
     module = clone_module(build(src).module)
     function = module.functions[name]
-    analyses = PassContext(function, local_size=local_size, module=module)
+    analyses = PassContext(function, options, local_size=local_size, module=module)
     for pass_ in (inline, mem2reg, simplify):
         run_pass(pass_, function, analyses)
     return function, analyses
 
 
-def loops_changed(src, name, local_size=(4, 1, 1)):
+def loops_changed(src, name, local_size=(4, 1, 1), options=CompilerOptions(wfv=False)):
     """How many loops got barriers (a barrier first in the header); the pass says whether any."""
-    function, analyses = prepared(src, name, local_size)
+    function, analyses = prepared(src, name, local_size, options)
     changed = ilb.run(function, analyses)
     verify_function(function)
     headers = [loop.header for loop in LoopInfo(function).loops]
@@ -186,6 +187,19 @@ def test_does_not_fire(name):
 
 def test_local_size_bound_fires_when_large():
     assert loops_changed(NO_FIRE["local_size_bound"], "local_size_bound", (64, 1, 1)) == 1
+
+
+@pytest.mark.parametrize("name, options", [("chain", CompilerOptions()), ("nested", CompilerOptions()),
+                                           ("matmul", CompilerOptions(register_blocking=False))])
+def test_left_to_whole_function_vectorization_when_it_takes_the_x_loop(name, options):
+    """With WFV on and a vector's worth of work-items in x, the loop stays inside the work-item loop,
+    whose vectorized form keeps the loop's accumulators in vector registers; with fewer, or WFV off,
+    the interchange happens as before. Loops with memory accesses stay with the interchange when
+    register-blocking follows it (matmul)."""
+    assert loops_changed(FIRES[name], name, (64, 1, 1), options) == 0
+    assert loops_changed(FIRES[name], name, (8, 1, 1), options) >= 1
+    assert loops_changed(FIRES[name], name, (64, 1, 1)) >= 1
+    assert loops_changed(FIRES["matmul"], "matmul", (64, 1, 1), CompilerOptions()) >= 1
 
 
 def test_not_for_a_group_of_one():

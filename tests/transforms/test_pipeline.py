@@ -39,7 +39,7 @@ def test_print_after_all_names_every_pass_that_ran(capsys):
 
 def test_switched_off_passes_do_not_run(capsys):
     options = CompilerOptions(structured=False, fold_guards=False, scalarize=False, tiled_group_order=False,
-                              transpose_private=False, print_after=("all",))
+                              transpose_private=False, wfv=False, print_after=("all",))
     work_group_function(read_module(K.REDUCE), "reduce", (8,), options)
     names = printed_passes(capsys.readouterr().err)
     assert names == ["inline", "mem2reg", "simplify", "canonicalize-barriers", "subcfg-formation",

@@ -26,18 +26,19 @@ new family module is also named in `FAMILIES` below):
 Code generation, uniformity and the test interpreter still dispatch on the class where they give it
 a meaning of their own.
 """
-from . import arithmetic, calls, checks, control, images, memory, vectors, work_items
+from . import arithmetic, calls, checks, control, images, lanes, memory, vectors, work_items
 from .arithmetic import *  # noqa: F401,F403
 from .base import Instruction, TextReader, TextWriter
 from .calls import *  # noqa: F401,F403
 from .checks import *  # noqa: F401,F403
 from .control import *  # noqa: F401,F403
 from .images import *  # noqa: F401,F403
+from .lanes import *  # noqa: F401,F403
 from .memory import *  # noqa: F401,F403
 from .vectors import *  # noqa: F401,F403
 from .work_items import *  # noqa: F401,F403
 
-FAMILIES = (arithmetic, memory, calls, work_items, vectors, control, checks, images)
+FAMILIES = (arithmetic, memory, calls, work_items, vectors, lanes, control, checks, images)
 
 __all__ = ["Instruction", "TextReader", "TextWriter", "instruction_classes"] + [
     name for family in FAMILIES for name in family.__all__]

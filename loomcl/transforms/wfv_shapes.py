@@ -1,0 +1,108 @@
+"""Whole-function vectorization, part 1: what each value of an x work-item loop is across the lanes,
+and whether the loop can be vectorized at all.
+
+`LaneShapes` is the uniformity analysis (analysis/uniformity.py, K&H 3.1-3.2) seen from one innermost
+x loop: its counter is CONSECUTIVE(1); everything defined outside the loop (the y and z counters,
+group-level loops, the prologue) is UNIFORM, because it does not change while the x loop runs. A load
+from a uniform address is UNIFORM too: within one vector iteration every lane reads the same memory,
+and a write by another lane in between would be a data race (OpenCL leaves it undefined); a uniform
+slot's stores all write the same value (transforms/__init__.py). A zext keeps a stride only when its
+operand cannot wrap (a `trunc nuw`): `(uint)(lid - 1)` at lid = 0 is 2^32 - 1, far from lane 1's 0.
+
+In a loop with a varying exit the linearized code keeps every active lane in the same iteration, so a
+header phi whose entry and back values are uniform stays uniform inside the loop (K&H's induction
+variables: Mandelbrot's counter, spmv_jds's `d`); where its value is used after the loop, temporal
+divergence still makes it VARYING.
+
+`unsupported(function, loop)` says why a loop cannot be vectorized, or None."""
+from __future__ import annotations
+
+from ..analysis.loops import LoopInfo
+from ..analysis.uniformity import UNIFORM, VARYING, Kind, Shape, Uniformity, consecutive
+from ..ir import instructions as ins
+from ..ir import types as ty
+from ..ir.function import Function, WorkItemLoop
+from ..ir.values import Value
+from .implicit_loop_barriers import MAX_UNROLLED_TRIPS, constant_trip_count
+
+
+class LaneShapes(Uniformity):
+    def __init__(self, function: Function, loop: WorkItemLoop, loops: LoopInfo) -> None:
+        self.loop_blocks = loop.blocks - {loop.latch}
+        self.counter = loop.counter
+        self.loops = loops
+        super().__init__(function, along_x=True)
+
+    def _phis_forced_by(self, branch, block) -> list[ins.Phi]:
+        inner = self.loops.loop_of(block)
+        exits_it = inner is not None and inner.header is block and branch in inner.blocks and any(
+            s not in inner.blocks for s in branch.successors)
+        if exits_it and len(inner.latches) == 1 and block in self.loop_blocks:
+            return []
+        return block.phis
+
+    def shape(self, value: Value) -> Shape:
+        if isinstance(value, ins.Instruction) and value.block not in self.loop_blocks:
+            return UNIFORM
+        return super().shape(value)
+
+    def _transfer(self, i: ins.Instruction) -> Shape:
+        if i is self.counter:
+            return consecutive(1)
+        if isinstance(i, ins.Load):
+            return UNIFORM if self.is_uniform(i.pointer) and not i.volatile else VARYING
+        if isinstance(i, ins.Cast) and i.opcode is ins.CastOpcode.ZEXT:
+            s = self.shape(i.value)
+            wraps = not (isinstance(i.value, ins.Cast) and i.value.opcode is ins.CastOpcode.TRUNC and i.value.no_wrap)
+            if s.kind is Kind.CONSECUTIVE and wraps:
+                return VARYING
+        return super()._transfer(i)
+
+
+_UNSUPPORTED = {
+    ins.AtomicRMW: "atomics", ins.AtomicCmpXchg: "atomics", ins.Printf: "printf", ins.Call: "calls",
+    ins.CheckAccess: "checked mode", ins.CheckBarrier: "checked mode", ins.ArgumentExtent: "checked mode",
+    ins.Barrier: "a barrier", ins.Alloca: "an alloca", ins.WorkItemQuery: "a work-item query",
+    ins.ExtractElement: "vector values (scalarize is off)", ins.InsertElement: "vector values (scalarize is off)",
+    ins.ShuffleVector: "vector values (scalarize is off)",
+}
+
+
+def unsupported(function: Function, loop: WorkItemLoop, loops: LoopInfo, everywhere: bool = False) -> str | None:
+    """Why whole-function vectorization cannot apply to `loop`, or should not (None: it can). Bodies
+    without loops, or whose loops LLVM unrolls fully (a small constant trip count, as
+    implicit-loop-barriers reckons it), are left to LLVM's loop vectorizer, which does as well there
+    (sgemmTiled's `k < 16` measured 30% slower through WFV)."""
+    if loop.latch.phis and function.predecessors()[loop.exit] != [loop.latch]:
+        return "the work-items choose the next region, which is entered from elsewhere too"
+    if loop.header.phis != [loop.counter]:
+        return "the loop header has phis besides its counter"
+    body = loop.blocks - {loop.latch}
+    has_inner_loop = False
+    for block in body:
+        inner = loops.loop_of(block)
+        if inner is not None and inner.header is not loop.header and inner.header in body and (
+                constant_trip_count(inner, function.local_size, MAX_UNROLLED_TRIPS) is None):
+            has_inner_loop = True
+        for inst in block.instructions:
+            reason = _UNSUPPORTED.get(type(inst))
+            if reason is None and type(inst).__module__.endswith("images"):
+                reason = "images"
+            if reason is None and getattr(inst, "volatile", False):
+                reason = "a volatile access"
+            if reason is None and not _lane_type(inst):
+                reason = f"a value of type {inst.type}"
+            if reason is None and isinstance(inst, ins.Terminator) and not isinstance(
+                    inst, (ins.Jump, ins.Branch, ins.Switch)):
+                reason = f"a {inst.keyword} inside the loop"
+            if reason:
+                return reason
+    if not has_inner_loop and not everywhere:
+        return "no long loop inside; left to LLVM"
+    return None
+
+
+def _lane_type(inst: ins.Instruction) -> bool:
+    """Whether the value (or the value it stores) can be one lane of a vector."""
+    t = inst.value.type if isinstance(inst, ins.Store) else inst.type
+    return t is ty.void or isinstance(t, (ty.IntType, ty.FloatType, ty.PointerType))
