@@ -111,8 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         log(str(exc))
         return 2
+    oracle.prepare_environment()  # every run: variants compile at the first launch, and settle in the warm-up
     if args.oracle:
-        oracle.prepare_environment()
         chosen += oracle.configs()
     if args.plot and (message := _plot_module().require_matplotlib()):
         log(message)
@@ -187,7 +187,7 @@ def comparisons(args, record: dict, baseline: dict | None, what: str) -> None:
     """The ablation table (added to the record) and the before/after table, and the ablation plot."""
     floor = args.noise / 100
     if args.ablation:
-        print("\nablation: each kernel's time with one technique off / with all on\n"
+        print("\nablation: each kernel's time with one technique off / with it on\n"
               + report_ablation.table(record, floor))
         record["ablation"] = report_ablation.to_json(record, floor)
         if args.plot:

@@ -8,6 +8,7 @@ ablation table (report_ablation.py) gives each a column, so a row added here is 
 code. Modes (one thread, checked mode) change how loomcl runs, not what the compiler does for speed."""
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 
@@ -85,5 +86,18 @@ def parse(names: str | None, ablation: bool = False) -> list[Config]:
             raise ValueError(f"unknown config {name!r}; known: {', '.join(CONFIGS)}")
         chosen.append(CONFIGS[name])
     if ablation:
-        chosen += [c for c in techniques() if c not in chosen]
+        chosen += [_as_built(c) for c in techniques() if c.name not in {n.name for n in chosen}]
     return chosen
+
+
+AS_BUILT = "noprofile"
+NO_PROFILE = "-loomcl-no-microprofile"
+
+
+def _as_built(config: Config) -> Config:
+    """A compile-time technique's ablation config: micro-profiling off too, so it measures the technique
+    (set against `noprofile`: report_ablation.base), not a variant that profiling would pick without
+    it, and compiles no variants."""
+    if config.name == AS_BUILT:
+        return config
+    return dataclasses.replace(config, options=f"{config.options} {NO_PROFILE}".strip())

@@ -8,9 +8,10 @@ prints per row the micro-profiled time over the oracle's, the chosen variant's o
 oracle's (the choice without the noise of a second measurement) and which variants were chosen.
 The issue's target: within 5% of the oracle.
 
-Oracle mode compiles the variants before the first launch (LOOMCL_MICROPROFILE=sync), so the choice
-is made in the warm-up run and the timed runs show the steady state; a choice remembered on disk
-from an earlier run is taken as it is (the row says so).
+The bench (every mode) compiles the variants before the first launch (LOOMCL_MICROPROFILE=sync), and
+its warm-up runs a case again until micro-profiling has chosen (runner.settle), so the timed runs
+show the steady state, as compile time is left out too; a choice remembered on disk from an earlier
+run is taken as it is (the row says so).
 """
 from __future__ import annotations
 

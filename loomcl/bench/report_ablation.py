@@ -1,8 +1,9 @@
 """`--ablation`: what each technique is worth on each kernel, in the style of seed 000's Table 1.
 
 Per kernel: loomcl with every technique on (ms), then one column per technique (bench/configs.py rows
-with `technique`): the kernel's time with that one technique off over its time with all on, both from
-the same run, interleaved. 2.31x: the kernel takes 2.31 times as long without it; below 1 the technique
+with `technique`): the kernel's time with that one technique off over its time with it on, both from
+the same run, interleaved; a compile-time technique is set against the kernel as built (`noprofile`,
+see `base`), micro-profiling against everything on. 2.31x: the kernel takes 2.31 times as long without it; below 1 the technique
 costs time there, and such a cell is starred when off is faster beyond noise (noise.py). Then PoCL's
 time and loomcl's speed ratio to PoCL, and a geometric-mean row.
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 import textwrap
 
 from . import noise
-from .configs import CONFIGS, Config
+from .configs import AS_BUILT, CONFIGS, Config
 from .report import REFERENCE, aligned, geomean
 
 ON = "loomcl"
@@ -40,9 +41,18 @@ def header(name: str) -> str:
     return name[:HEADER_WIDTH]
 
 
+def base(row: dict, name: str) -> dict | None:
+    """What technique `name` off is set against: the kernel as built (micro-profiling off, so that it
+    cannot choose a variant without the technique: configs.parse builds the technique configs so)
+    when the run measured that, else everything on; micro-profiling itself against everything on."""
+    results = row["results"]
+    as_built = results.get(Config(AS_BUILT).label)
+    return as_built if name != AS_BUILT and as_built is not None else results.get(ON)
+
+
 def slowdown(row: dict, name: str) -> float | None:
-    """Time with technique-config `name` off / time with everything on, or None."""
-    on, off = row["results"].get(ON), row["results"].get(Config(name).label)
+    """Time with technique-config `name` off / time with it on (`base`), or None."""
+    on, off = base(row, name), row["results"].get(Config(name).label)
     return off["min_ms"] / on["min_ms"] if noise.timed(on) and noise.timed(off) else None
 
 
@@ -51,8 +61,7 @@ def hurts(row: dict, name: str, floor: float) -> bool:
     factor = slowdown(row, name)
     if factor is None:
         return False
-    results = row["results"]
-    return noise.verdict(factor, noise.noise([results[ON], results[Config(name).label]], floor)) < 0
+    return noise.verdict(factor, noise.noise([base(row, name), row["results"][Config(name).label]], floor)) < 0
 
 
 def cell(row: dict, name: str, floor: float) -> str:
@@ -109,10 +118,13 @@ def legend(record: dict, names: list[str], floor: float) -> list[str]:
     best = f"best of {repeat}" if repeat else "best run"
     lines = [f"all on: loomcl with every technique, ms ({best}); PoCL ms: PoCL in the same run; vs PoCL: "
              "PoCL time / all-on time.",
-             "A technique's column: the kernel's time with that technique off / with all on (2.00x: twice as "
+             "A technique's column: the kernel's time with that technique off / with it on (2.00x: twice as "
              f"slow without it); {HURTS}: off is faster",
              f"beyond noise (the larger of {100 * floor:.0f}% and the runs' spread): the technique costs time "
              "on that kernel. Columns:"]
+    if any(name != AS_BUILT for name in names) and AS_BUILT in names:
+        lines[1:1] = [f"The compile-time techniques are measured as built: off with {AS_BUILT} against {AS_BUILT} "
+                      "(micro-profiling would choose a variant without them)."]
     configs = record.get("settings", {}).get("configs") or {}
     width = max([len(header(n)) for n in names], default=0)
     for name in names:
