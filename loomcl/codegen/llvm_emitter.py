@@ -300,7 +300,9 @@ class FunctionEmitter:
                            f"{self.typed(inst.rhs)})")
             return
         rhs = self.safe_divisor(inst) if inst.opcode in _INTEGER_DIVISIONS else self.ref(inst.rhs)
-        flags = self.float_flags() if inst.opcode.is_float else " nsw" if inst.no_signed_wrap else ""
+        # Checked mode checks the address the machine computes, so signed overflow wraps there (no nsw).
+        wraps = not inst.no_signed_wrap or self.options.checked
+        flags = self.float_flags() if inst.opcode.is_float else "" if wraps else " nsw"
         self.emit_line(f"{self.ref(inst)} = {inst.opcode.value}{flags} {self.typed(inst.lhs)}, {rhs}")
 
     def safe_divisor(self, inst: ins.BinaryOp) -> str:

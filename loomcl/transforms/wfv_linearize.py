@@ -428,6 +428,8 @@ def _dominance(order: list, succs: dict):
                 preds[s].append(n)
     dom = {order[0]: {order[0]}}
     for n in order[1:]:
+        if any(p not in dom for p in preds[n]):  # a cycle at this level: an edge to an enclosing loop
+            raise Unsupported("control flow that is not a loop nest at one level")
         sets = [dom[p] for p in preds[n]]
         dom[n] = set.intersection(*sets) | {n} if sets else {n}
     idom = {}

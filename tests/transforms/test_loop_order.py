@@ -52,7 +52,10 @@ kernel void chains(global float *out, int iters) {
 """
 
 
-def decisions(name, local_size=(16, 1, 1), options=DEFAULT_OPTIONS):
+NO_WFV = CompilerOptions(wfv=False)  # the stride rule alone: wfv would claim loops without memory accesses
+
+
+def decisions(name, local_size=(16, 1, 1), options=NO_WFV):
     module = clone_module(build(KERNELS).module)
     function = module.functions[name]
     analyses = PassContext(function, options, local_size, module)
@@ -132,3 +135,8 @@ def test_remarks_are_comments_to_the_reader():
     text = print_function(f)
     assert "; loop-order for.cond: BFO" in text
     assert print_function(read_function(text)) == print_function(f, remarks=False)
+
+
+def test_a_loop_without_memory_accesses_is_left_to_whole_function_vectorization():
+    (decision,) = decisions("chains", options=DEFAULT_OPTIONS)
+    assert decision.order is Order.DFO and "whole-function vectorization" in decision.reason

@@ -15,8 +15,9 @@ from loomcl.transforms.register_blocking import STRIP_WORK_ITEMS
 
 from . import interp
 
-ON = CompilerOptions(verify_each=True)
-OFF = CompilerOptions(verify_each=True, register_blocking=False)
+# wfv off: whole-function vectorization takes the loops without memory accesses (chains, ids3) first
+ON = CompilerOptions(verify_each=True, wfv=False)
+OFF = CompilerOptions(verify_each=True, register_blocking=False, wfv=False)
 
 KERNELS = {
     # several values carried per work-item, read after the loop
