@@ -70,6 +70,10 @@ class CompilerOptions:
     vectorize_x: bool = True
     """Short kernel loops inside x work-item loops unrolled fully, rolled x loops of 16 doubles
     vectorized 16 wide, so the x loop is what LLVM vectorizes (codegen/unroll_hints.py)."""
+    nsw: bool = True
+    """`nsw` on signed int/long add, sub and mul (C leaves their overflow undefined), so that
+    `y * width + x` stays affine when widened and vectorizes (stencil5 2.2x); it costs the box filters
+    boxAvg1/boxAvgH1V1 1.3x, cause not found, so it is a micro-profiling variant too."""
     scalar_scatters: bool = True
     """Stores to computed addresses stay scalar stores in vectorized loops, not scattered vector stores
     (x86 `prefer-no-scatter`; codegen/target.py says why)."""
@@ -122,6 +126,7 @@ class CompilerOptions:
         "-loomcl-no-interleave": ("interleave", False),
         "-loomcl-no-microprofile": ("microprofile", False),
         "-loomcl-no-vectorize-x": ("vectorize_x", False),
+        "-loomcl-no-nsw": ("nsw", False),
         "-loomcl-no-scalar-scatters": ("scalar_scatters", False),
         "-loomcl-no-streaming-stores": ("streaming_stores", False),
         "-loomcl-unroll-small-x-loops": ("roll_small_x_loops", False),

@@ -31,6 +31,8 @@ CONFIGS: dict[str, Config] = {c.name: c for c in [
     Config("novec", "-loomcl-no-parallel-metadata", None,
            "work-item loops without llvm.loop parallel-access metadata: LLVM vectorizes only what it proves"),
     Config("scalar", "-loomcl-no-vectorize", None, "LLVM loop and SLP vectorizers off"),
+    Config("nonsw", "-loomcl-no-nsw", None,
+           "signed int arithmetic wraps (no nsw): int index arithmetic widened to 64 bits loses its affine shape"),
     Config("scatter", "-loomcl-no-scalar-scatters", None,
            "stores to computed addresses vectorized as scatters (AVX-512 vpscatter) instead of scalar stores"),
     Config("nostream", "-loomcl-no-streaming-stores", None,

@@ -301,7 +301,7 @@ class FunctionEmitter:
             return
         rhs = self.safe_divisor(inst) if inst.opcode in _INTEGER_DIVISIONS else self.ref(inst.rhs)
         # Checked mode checks the address the machine computes, so signed overflow wraps there (no nsw).
-        wraps = not inst.no_signed_wrap or self.options.checked
+        wraps = not inst.no_signed_wrap or self.options.checked or not self.options.nsw
         flags = self.float_flags() if inst.opcode.is_float else "" if wraps else " nsw"
         self.emit_line(f"{self.ref(inst)} = {inst.opcode.value}{flags} {self.typed(inst.lhs)}, {rhs}")
 

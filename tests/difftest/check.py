@@ -48,7 +48,7 @@ NATIVE_CONFIGS = ["", "-loomcl-no-structured", "-loomcl-no-fold-guards", "-loomc
                   "-loomcl-no-register-blocking", "-loomcl-no-transpose-private",
                   "-loomcl-loop-order-bfo", "-loomcl-context-all", "-loomcl-no-scalarize", "-loomcl-no-parallel-metadata",
                   "-loomcl-no-vectorize", "-loomcl-no-interleave", "-loomcl-no-vectorize-x", "-loomcl-unroll-small-x-loops",
-                  "-loomcl-row-group-order", "-loomcl-no-scalar-scatters", "-loomcl-no-streaming-stores",
+                  "-loomcl-row-group-order", "-loomcl-no-scalar-scatters", "-loomcl-no-nsw", "-loomcl-no-streaming-stores",
                   "-loomcl-check", "-loomcl-no-wfv"]
 REFERENCE_STEPS = 3_000_000
 WORK_GROUP_STEPS = 6_000_000
