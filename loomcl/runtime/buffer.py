@@ -1,7 +1,8 @@
 """Buffers: host memory that kernels address directly (the device is the host CPU).
 
-A buffer's bytes live in a numpy uint8 array: fresh allocations are 64-byte aligned (a cache line;
-a whole AVX-512 register) and zeroed lazily by calloc; USE_HOST_PTR wraps the caller's memory with no
+A buffer's bytes live in a numpy uint8 array: fresh allocations are 128-byte aligned (OpenCL's
+largest type, long16/double16, so CL_DEVICE_MEM_BASE_ADDR_ALIGN can be 1024 bits as the spec's
+minimum asks; a multiple of a cache line and of an AVX-512 register) and zeroed lazily by calloc; USE_HOST_PTR wraps the caller's memory with no
 copy, which is the point of that flag on a CPU; COPY_HOST_PTR copies once. `address` is what a
 kernel argument slot receives.
 """
@@ -16,8 +17,9 @@ from loomcl.errors import LogicError, status_code
 
 from .constants import info_attribute, mem_flags, mem_info, mem_object_type
 from .context import Context
+from .device import BASE_ADDRESS_ALIGN
 
-BUFFER_ALIGN = 64
+BUFFER_ALIGN = BASE_ADDRESS_ALIGN
 _ACCESS = mem_flags.READ_WRITE | mem_flags.WRITE_ONLY | mem_flags.READ_ONLY
 _HOST_ACCESS = mem_flags.HOST_WRITE_ONLY | mem_flags.HOST_READ_ONLY | mem_flags.HOST_NO_ACCESS
 _KNOWN = (

@@ -41,6 +41,9 @@ from .versions import (
 VERSION = LOOMCL_VERSION
 MAX_WORK_GROUP_SIZE = 4096
 LOCAL_MEM_SIZE = 1 << 20
+BASE_ADDRESS_ALIGN = 128
+"""Bytes: every buffer starts at a multiple of the size of long16, OpenCL's largest type (the
+spec's minimum CL_DEVICE_MEM_BASE_ADDR_ALIGN)."""
 EXTENSIONS = (
     "cl_khr_fp64 cl_khr_byte_addressable_store cl_khr_global_int32_base_atomics "
     "cl_khr_global_int32_extended_atomics cl_khr_local_int32_base_atomics "
@@ -76,7 +79,7 @@ class Device:
     address_bits = 64
     local_mem_size = LOCAL_MEM_SIZE
     local_mem_type = device_local_mem_type.LOCAL
-    mem_base_addr_align = 512  # bits: Buffer memory is 64-byte aligned
+    mem_base_addr_align = 8 * BASE_ADDRESS_ALIGN  # bits
     min_data_type_align_size = 128
     max_parameter_size = 1024
     max_constant_args = 8
@@ -99,7 +102,9 @@ class Device:
     preferred_vector_width_half = native_vector_width_half = 0
     version = VERSION_STRING
     numeric_version = make_version(*CL_VERSION)
-    opencl_c_version = f"OpenCL C {OPENCL_C_VERSION[0]}.{OPENCL_C_VERSION[1]}"
+    # "OpenCL<space>C<space><major.minor><space><vendor-specific information>" (API spec 4.2): the
+    # space after the version is required even where a program only parses the number
+    opencl_c_version = f"OpenCL C {OPENCL_C_VERSION[0]}.{OPENCL_C_VERSION[1]} loomcl"
     opencl_c_all_versions = [NameVersion(make_version(*v), "OpenCL C") for v in OPENCL_C_ALL_VERSIONS]
     opencl_c_features = name_versions(OPENCL_C_FEATURES, (3, 0, 0))
     driver_version = VERSION

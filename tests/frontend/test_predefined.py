@@ -21,7 +21,7 @@ def test_versions(option, c_version):
 
 def test_versions_match_what_the_device_reports():
     device_version = re.match(r"OpenCL (\d)\.(\d) ", Device.version).groups()
-    c_version = re.match(r"OpenCL C (\d)\.(\d)$", Device.opencl_c_version).groups()
+    c_version = re.match(r"OpenCL C (\d)\.(\d) ", Device.opencl_c_version).groups()
     assert preprocessed("__OPENCL_VERSION__") == "".join(device_version) + "0"
     assert preprocessed("__OPENCL_C_VERSION__") == "".join(c_version) + "0"
 
