@@ -17,7 +17,11 @@ CONTEXT_INTEROP_USER_SYNC = 0x1085
 
 
 def _check_properties(address, routine: str) -> list[int]:
+    seen = set()
     for name, value in properties(address):
+        if name in seen:
+            raise LogicError(routine, status_code.INVALID_PROPERTY, f"context property {name:#x} is given twice")
+        seen.add(name)
         if name == CONTEXT_PLATFORM:
             registry.get(value, "platform", routine)
         elif name != CONTEXT_INTEROP_USER_SYNC:

@@ -89,12 +89,15 @@ def clSetMemObjectDestructorCallback(handle, notify, user_data):
 
 def clEnqueueMigrateMemObjects(queue, count, objects, flags, num_events, wait_list, event):
     """Memory is the host's: migration has nothing to move, but orders like a marker."""
-    from .api_event import enqueue_marker
+    from .api_event import enqueue_marker, queue_of
 
     routine = "clEnqueueMigrateMemObjects"
-    registry.get_list(count, objects, "mem", routine)
-    if count == 0:
+    context = queue_of(queue, routine).context
+    if count == 0 or not objects:
         raise LogicError(routine, status_code.INVALID_VALUE, "no memory objects given")
+    if any(mem.context is not context for mem in registry.get_list(count, objects, "mem", routine)):
+        raise LogicError(routine, status_code.INVALID_CONTEXT,
+                         "a memory object belongs to another context than the command queue")
     if flags & ~_MIGRATE_FLAGS:
         raise LogicError(routine, status_code.INVALID_VALUE, f"{flags:#x} is not a valid cl_mem_migration_flags")
     return enqueue_marker(queue, num_events, wait_list, event, routine)

@@ -84,11 +84,19 @@ def _notify_after(function, handle, user_data, run) -> None:
             call_object_callback(function, handle, user_data)
 
 
+def _check_rebuild(program, notify, user_data, routine: str) -> None:
+    """What clBuildProgram and clCompileProgram refuse before they start (API spec 5.8.2, 5.8.3)."""
+    if not notify and user_data:
+        raise LogicError(routine, status_code.INVALID_VALUE, "user_data given without pfn_notify")
+    if any(kernel.program is program for kernel in list(registry.live["kernel"].values())):
+        raise LogicError(routine, status_code.INVALID_OPERATION,
+                         "kernel objects are attached to the program (release them before building it again)")
+
+
 def clBuildProgram(handle, num_devices, devices, options, notify, user_data):
     routine = "clBuildProgram"
     program = registry.get(handle, "program", routine)
-    if not notify and user_data:
-        raise LogicError(routine, status_code.INVALID_VALUE, "user_data given without pfn_notify")
+    _check_rebuild(program, notify, user_data, routine)
     chosen = _devices(program, num_devices, devices, routine)
     _notify_after(notify, handle, user_data, lambda: program.build(_options(options), devices=chosen, report_warnings=False))
 
@@ -96,6 +104,7 @@ def clBuildProgram(handle, num_devices, devices, options, notify, user_data):
 def clCompileProgram(handle, num_devices, devices, options, num_headers, headers, header_names, notify, user_data):
     routine = "clCompileProgram"
     program = registry.get(handle, "program", routine)
+    _check_rebuild(program, notify, user_data, routine)
     chosen = _devices(program, num_devices, devices, routine)
     if (num_headers == 0) != (not headers) or (num_headers == 0) != (not header_names):
         raise LogicError(routine, status_code.INVALID_VALUE, "num_input_headers disagrees with the header lists")
@@ -114,6 +123,8 @@ def clLinkProgram(context, num_devices, devices, options, num_programs, programs
     routine = "clLinkProgram"
     found = registry.get(context, "context", routine)
     chosen = _devices(None, num_devices, devices, routine)
+    if not notify and user_data:
+        raise LogicError(routine, status_code.INVALID_VALUE, "user_data given without pfn_notify")
     inputs = registry.get_list(num_programs, programs, "program", routine)
     if not inputs:
         raise LogicError(routine, status_code.INVALID_VALUE, "no input programs")

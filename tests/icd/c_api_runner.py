@@ -60,6 +60,8 @@ clCreateProgramWithIL p ppzp
 clRetainProgram i p
 clReleaseProgram i p
 clBuildProgram i pupppp
+clCompileProgram i puppupppp
+clLinkProgram p puppupppp
 clGetProgramInfo i puzpp
 clGetProgramBuildInfo i ppuzpp
 clCreateKernel p psp

@@ -1,0 +1,75 @@
+"""The C API's answers that the Khronos CTS (conformance/cts.py) and piglit's API tests found wrong,
+each as the OpenCL 3.0 API spec gives it, through the ICD loader."""
+from c_api_runner import run
+
+KERNEL = "__kernel void k(__global int *a) { a[get_global_id(0)] = 1; }\n"
+
+
+def test_device_version_strings_and_alignment_follow_the_spec():
+    out = run('''
+    out["c_version"] = info(cl.clGetDeviceInfo, DEVICE, 0x103D).decode()  # OPENCL_C_VERSION
+    out["align_bits"] = uint_info(cl.clGetDeviceInfo, DEVICE, 0x1019)      # MEM_BASE_ADDR_ALIGN
+    ''')
+    # "OpenCL<space>C<space><major.minor><space><vendor-specific information>" (4.2, CL_DEVICE_OPENCL_C_VERSION)
+    assert out["c_version"] == "OpenCL C 1.2 loomcl\0"
+    assert out["align_bits"] >= 1024  # the size of long16 in bits, the spec's minimum (FULL_PROFILE)
+
+
+def test_rebuilding_a_program_with_kernels_attached_is_invalid_operation():
+    out = run(f'''
+    context = new_context()
+    program = new_program(context, {KERNEL!r})
+    kernel, code = make(cl.clCreateKernel, program, b"k")
+    assert code == 0
+    out["build"] = cl.clBuildProgram(program, 1, ptrs(DEVICE), b"", None, None)
+    out["compile"] = cl.clCompileProgram(program, 1, ptrs(DEVICE), b"", 0, None, None, None, None)
+    cl.clReleaseKernel(kernel)
+    out["build_after_release"] = cl.clBuildProgram(program, 1, ptrs(DEVICE), b"", None, None)
+    ''')
+    assert out["build"] == -59 and out["compile"] == -59  # CL_INVALID_OPERATION
+    assert out["build_after_release"] == 0
+
+
+def test_user_data_without_pfn_notify_is_invalid_value():
+    out = run(f'''
+    context = new_context()
+    data = ctypes.c_int(7)
+    program = new_program(context, {KERNEL!r}, build=False)
+    out["build"] = cl.clBuildProgram(program, 1, ptrs(DEVICE), b"", None, byref(data))
+    out["compile"] = cl.clCompileProgram(program, 1, ptrs(DEVICE), b"", 0, None, None, None, byref(data))
+    assert cl.clCompileProgram(program, 1, ptrs(DEVICE), b"", 0, None, None, None, None) == 0
+    linked, out["link"] = make(cl.clLinkProgram, context, 1, ptrs(DEVICE), b"", 1, ptrs(program), None,
+                               byref(data))
+    out["linked"] = bool(linked)
+    _, out["context"] = make(cl.clCreateContext, None, 1, ptrs(DEVICE), None, byref(data))
+    ''')
+    assert out["build"] == out["compile"] == out["link"] == out["context"] == -30  # CL_INVALID_VALUE
+    assert not out["linked"]
+
+
+def test_a_context_property_given_twice_is_invalid_property():
+    out = run('''
+    twice = (ctypes.c_int64 * 5)(0x1084, PLATFORM, 0x1084, PLATFORM, 0)  # CL_CONTEXT_PLATFORM twice
+    context, out["twice"] = make(cl.clCreateContext, twice, 1, ptrs(DEVICE), None, None)
+    out["null"] = not context
+    once = (ctypes.c_int64 * 3)(0x1084, PLATFORM, 0)
+    context, out["once"] = make(cl.clCreateContext, once, 1, ptrs(DEVICE), None, None)
+    _, out["from_type_twice"] = make(cl.clCreateContextFromType, twice, 0xFFFFFFFF, None, None)
+    ''')
+    assert out["twice"] == -64 and out["null"]  # CL_INVALID_PROPERTY
+    assert out["once"] == 0
+    assert out["from_type_twice"] == -64
+
+
+def test_migrating_another_contexts_buffer_is_invalid_context():
+    out = run('''
+    first, second = new_context(), new_context()
+    queue = new_queue(first)
+    mine, theirs = new_buffer(first, 64), new_buffer(second, 64)
+    out["theirs"] = cl.clEnqueueMigrateMemObjects(queue, 1, ptrs(theirs), 0, 0, None, None)
+    out["mine"] = cl.clEnqueueMigrateMemObjects(queue, 1, ptrs(mine), 0, 0, None, None)
+    out["none"] = cl.clEnqueueMigrateMemObjects(queue, 0, None, 0, 0, None, None)
+    ''')
+    assert out["theirs"] == -34  # CL_INVALID_CONTEXT
+    assert out["mine"] == 0
+    assert out["none"] == -30
