@@ -46,6 +46,9 @@ clSetKernelArgSVMPointer = _refusal("clSetKernelArgSVMPointer", "kernel", _NO, "
 clSetKernelExecInfo = _refusal("clSetKernelExecInfo", "kernel", _NO, "no shared virtual memory")
 clCreatePipe = _refusal(
     "clCreatePipe", "context", _NO, "pipes are not supported (CL_DEVICE_PIPE_SUPPORT is false)")
+clGetPipeInfo = _refusal(
+    "clGetPipeInfo", "mem", status_code.INVALID_MEM_OBJECT,
+    "no memory object is a pipe (CL_DEVICE_PIPE_SUPPORT is false)")
 
 
 def clSVMAlloc(context, flags, size, alignment):

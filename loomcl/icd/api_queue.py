@@ -65,6 +65,8 @@ def clGetCommandQueueInfo(handle, param, size, out, size_ret):
     queue = registry.get(handle, "queue", routine)
     if param == PROPERTIES_ARRAY:
         return answer(queue.icd_properties, command_queue_info, param, size, out, size_ret, routine)
+    if param == QUEUE_SIZE:  # API spec 5.2.3: only a device queue has a size; loomcl has no device queues
+        raise LogicError(routine, status_code.INVALID_COMMAND_QUEUE, "CL_QUEUE_SIZE is a device queue's; this is a host queue")
     return answer_query(handle, queue, command_queue_info, param, size, out, size_ret, routine)
 
 

@@ -23,6 +23,8 @@ _SUPPORTED = (
 class CommandQueue:
     """pyopencl's CommandQueue(context, device=None, properties=None)."""
 
+    device_default = None  # no device-side queues (CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES is 0)
+
     def __init__(self, context: Context, device: Device | None = None, properties=None) -> None:
         if not isinstance(context, Context):
             raise LogicError("clCreateCommandQueue", status_code.INVALID_CONTEXT, f"{context!r} is not a Context")

@@ -244,6 +244,7 @@ class command_queue_info(IntConstants):  # noqa: N801
     DEVICE = 0x1091
     REFERENCE_COUNT = 0x1092
     PROPERTIES = 0x1093
+    DEVICE_DEFAULT = 0x1095  # OpenCL 2.1: the device's default device queue (loomcl has none: NULL)
     PROPERTIES_ARRAY = 0x1098  # OpenCL 3.0: the properties list given at creation (the C API answers it)
 
 

@@ -151,7 +151,9 @@ def _allowed_hint(order: int) -> str:
 
 def get_supported_image_formats(context: Context, flags: int, image_type: int) -> list[ImageFormat]:
     """Every supported format; the same list for every access flag and image type (a loomcl image is
-    host memory that kernels read and write alike)."""
+    host memory that kernels read and write alike), except KERNEL_READ_AND_WRITE: read_write image
+    arguments are OpenCL C 2.0's, which the device reports absent (max_read_write_image_args 0), so
+    no format supports them."""
     routine = "clGetSupportedImageFormats"
     if not isinstance(context, Context):
         raise LogicError(routine, status_code.INVALID_CONTEXT, f"{context!r} is not a Context")
@@ -161,4 +163,6 @@ def get_supported_image_formats(context: Context, flags: int, image_type: int) -
     if image_type not in IMAGE_TYPES:
         raise LogicError(routine, status_code.INVALID_VALUE,
                          f"image_type must be a mem_object_type IMAGE* value, got {image_type!r}")
+    if flags & mem_flags.KERNEL_READ_AND_WRITE and not context.devices[0].max_read_write_image_args:
+        return []
     return list(SUPPORTED_FORMATS)

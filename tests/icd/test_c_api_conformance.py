@@ -73,3 +73,28 @@ def test_migrating_another_contexts_buffer_is_invalid_context():
     assert out["theirs"] == -34  # CL_INVALID_CONTEXT
     assert out["mine"] == 0
     assert out["none"] == -30
+
+
+def test_absent_features_answer_as_the_spec_asks():
+    """CTS test_api's consistency checks: no device queues, no pipes, no read_write image arguments."""
+    out = run('''
+    context = new_context()
+    queue = new_queue(context)
+    u = c_uint32(0)
+    out["queue_size"] = cl.clGetCommandQueueInfo(queue, 0x1094, sizeof(u), byref(u), None)  # CL_QUEUE_SIZE
+    out["queue_device_default"] = pointer_info(cl.clGetCommandQueueInfo, queue, 0x1095)
+    cl.clGetPipeInfo.argtypes = [c_void_p, c_uint32, c_size_t, c_void_p, c_void_p]
+    buffer = new_buffer(context, 4)
+    out["pipe_info"] = cl.clGetPipeInfo(buffer, 0x1120, sizeof(u), byref(u), None)  # CL_PIPE_PACKET_SIZE
+    out["rw_args"] = uint_info(cl.clGetDeviceInfo, DEVICE, 0x104C)  # MAX_READ_WRITE_IMAGE_ARGS
+    cl.clGetSupportedImageFormats.argtypes = [c_void_p, c_uint64, c_uint32, c_uint32, c_void_p, c_void_p]
+    count = c_uint32(99)
+    for key, flags in (("rw_formats", 1 << 12), ("read_formats", 1 << 2)):  # KERNEL_READ_AND_WRITE, READ_ONLY
+        assert cl.clGetSupportedImageFormats(context, flags, 0x10F1, 0, None, byref(count)) == 0  # IMAGE2D
+        out[key] = count.value
+    ''')
+    assert out["queue_size"] == -36  # CL_INVALID_COMMAND_QUEUE: a host queue has no size
+    assert out["queue_device_default"] == 0
+    assert out["pipe_info"] == -38  # CL_INVALID_MEM_OBJECT: no object is a pipe
+    assert out["rw_args"] == 0 and out["rw_formats"] == 0
+    assert out["read_formats"] > 0
