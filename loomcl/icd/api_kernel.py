@@ -112,12 +112,13 @@ def clEnqueueNDRangeKernel(queue, handle, work_dim, offset, global_size, local_s
         raise invalid(handle, "kernel", routine)
     if not 1 <= work_dim <= 3:
         raise LogicError(routine, status_code.INVALID_WORK_DIMENSION, f"work_dim {work_dim} is not 1, 2 or 3")
-    if not global_size:
-        raise LogicError(routine, status_code.INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL")
     wait_for = wait_list(num_events, events, routine, q) if num_events or events else None
     local = sizes(local_size, work_dim) if local_size else None
     start = sizes(offset, work_dim) if offset else None
-    event = kernel.enqueue(q, sizes(global_size, work_dim), local, start, wait_for,
+    # a NULL global_work_size, like a 0 in it, is an empty range that trivially succeeds (API spec
+    # 3.0, 5.10: clEnqueueNDRangeKernel)
+    whole = sizes(global_size, work_dim) if global_size else (0,) * work_dim
+    event = kernel.enqueue(q, whole, local, start, wait_for,
                            False, True)  # g_times_l no, allow_empty_ndrange yes (OpenCL 2.1+)
     if out:
         hand_out(event, out)

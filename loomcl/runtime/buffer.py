@@ -75,6 +75,11 @@ class Buffer:
 
     @property
     def host_ptr(self) -> int:
+        """CL_MEM_HOST_PTR: the caller's memory of a USE_HOST_PTR buffer; for a sub-buffer of one, that
+        pointer plus the sub-buffer's origin (API spec 5.5.1); else NULL."""
+        parent = self.associated_memobject
+        if parent is not None:
+            return parent.host_ptr + self.offset if parent.host_ptr else 0
         return self.address if self._hostbuf is not None else 0
 
     @property
