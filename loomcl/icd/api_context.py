@@ -24,7 +24,11 @@ def _check_properties(address, routine: str) -> list[int]:
         seen.add(name)
         if name == CONTEXT_PLATFORM:
             registry.get(value, "platform", routine)
-        elif name != CONTEXT_INTEROP_USER_SYNC:
+        elif name == CONTEXT_INTEROP_USER_SYNC:
+            if value not in (0, 1):
+                raise LogicError(routine, status_code.INVALID_PROPERTY,
+                                 f"CL_CONTEXT_INTEROP_USER_SYNC is a cl_bool: {value} is neither CL_TRUE nor CL_FALSE")
+        else:
             raise LogicError(routine, status_code.INVALID_PROPERTY, f"context property {name:#x} is not supported")
     return property_words(address)
 

@@ -15,6 +15,8 @@ import numpy as np
 
 from loomcl.codegen.abi import KernelParam, ParamKind
 from loomcl.errors import LogicError, status_code
+from loomcl.runtime.constants import kernel_arg_access_qualifier, mem_flags
+from loomcl.runtime.kernel import access_qualifier
 from loomcl.runtime.local_memory import LocalMemory
 
 from .handles import invalid, registry
@@ -41,6 +43,8 @@ def argument_readers(kernel) -> list:
 def _reader(kernel, index: int, param: KernelParam):
     described = f"argument {index} ({param.type_name} {param.name}) of kernel '{kernel.function_name}'"
     kind = _HANDLE_KINDS.get(param.kind)
+    if param.kind is ParamKind.IMAGE:
+        return _image_reader(_handle_reader(kind, described), access_qualifier(param), described)
     if kind is not None:
         return _handle_reader(kind, described)
     if param.kind is ParamKind.LOCAL_POINTER:
@@ -72,12 +76,30 @@ def _handle_reader(kind: str, described: str):
         if target is None:
             if kind == "mem":
                 return None  # a NULL buffer: the kernel sees a NULL pointer
-            raise LogicError(ROUTINE, status_code.INVALID_ARG_VALUE, f"{described} needs a cl_{kind}")
+            raise invalid(None, kind, ROUTINE)  # e.g. INVALID_SAMPLER for a sampler_t (API spec 5.9.2)
         found = table.get(target)
         if found is None:
             raise invalid(target, kind, ROUTINE)
         return found
     return read_handle
+
+
+# an image argument's access qualifier, and the memory flag that contradicts it (API spec 5.9.2:
+# INVALID_ARG_VALUE for a WRITE_ONLY image given to read_only, a READ_ONLY one given to write_only)
+_CONTRADICTING = {kernel_arg_access_qualifier.READ_ONLY: (mem_flags.WRITE_ONLY, "WRITE_ONLY", "read_only"),
+                  kernel_arg_access_qualifier.WRITE_ONLY: (mem_flags.READ_ONLY, "READ_ONLY", "write_only")}
+
+
+def _image_reader(read_handle, access: int, described: str):
+    flag, flag_name, qualifier = _CONTRADICTING[access]
+
+    def read_image(size, value):
+        image = read_handle(size, value)
+        if image is not None and image.flags & flag:
+            raise LogicError(ROUTINE, status_code.INVALID_ARG_VALUE,
+                             f"{described} is {qualifier}; the image was created CL_MEM_{flag_name}")
+        return image
+    return read_image
 
 
 def _local_reader(described: str):

@@ -74,6 +74,9 @@ class Image:
         """The buffer of a 1D buffer image (INVALID_IMAGE_DESCRIPTOR if it is missing, too small or
         given for another type; INVALID_VALUE for host-pointer or clashing access flags)."""
         buffer, kind = desc.buffer, self.layout.image_type
+        if buffer is not None and kind == mem_object_type.IMAGE2D:  # API spec, appendix H (OpenCL 3.0)
+            raise LogicError(_ROUTINE, status_code.INVALID_OPERATION,
+                             "creating a 2D image from a buffer is not supported (CL_DEVICE_IMAGE_PITCH_ALIGNMENT is 0)")
         if (buffer is not None) != (kind == mem_object_type.IMAGE1D_BUFFER):
             raise LogicError(_ROUTINE, status_code.INVALID_IMAGE_DESCRIPTOR,
                              "a buffer is given exactly for an IMAGE1D_BUFFER image")

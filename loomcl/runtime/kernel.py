@@ -235,7 +235,7 @@ class Kernel:
         item = self.signature.params[index]
         values = {
             "address_qualifier": _QUALIFIER[item.kind],
-            "access_qualifier": _access_qualifier(item),
+            "access_qualifier": access_qualifier(item),
             "type_name": item.info_type_name,
             "type_qualifier": sum(bit for qualifier, bit in _TYPE_QUALIFIER.items()
                                   if qualifier in item.type_qualifiers),
@@ -288,7 +288,7 @@ def _is_empty(global_size) -> bool:
         return global_size == 0
 
 
-def _access_qualifier(param) -> int:
+def access_qualifier(param) -> int:
     """An image's access qualifier (its type name spells it: "__write_only image2d_t"), else NONE."""
     if param.kind is not ParamKind.IMAGE:
         return kernel_arg_access_qualifier.NONE

@@ -98,3 +98,67 @@ def test_absent_features_answer_as_the_spec_asks():
     assert out["pipe_info"] == -38  # CL_INVALID_MEM_OBJECT: no object is a pipe
     assert out["rw_args"] == 0 and out["rw_formats"] == 0
     assert out["read_formats"] > 0
+
+
+IMAGE_KERNELS = """
+__kernel void writes(__write_only image2d_t img) { write_imageui(img, (int2)(0, 0), (uint4)(1)); }
+__kernel void reads(__read_only image2d_t img, sampler_t s, __global uint4 *out) {
+    out[0] = read_imageui(img, s, (int2)(0, 0));
+}
+"""
+
+
+def test_kernel_argument_checks_of_images_and_samplers():
+    out = run(f'''
+    context = new_context()
+    program = new_program(context, {IMAGE_KERNELS!r})
+    writes, _ = make(cl.clCreateKernel, program, b"writes")
+    reads, _ = make(cl.clCreateKernel, program, b"reads")
+    cl.clCreateImage2D.restype = c_void_p
+    cl.clCreateImage2D.argtypes = [c_void_p, c_uint64, c_void_p, c_size_t, c_size_t, c_size_t, c_void_p, c_void_p]
+    fmt = (c_uint32 * 2)(0x10B5, 0x10DA)  # CL_RGBA, CL_UNSIGNED_INT8
+    images = {{}}
+    for name, flags in (("read_only", 1 << 2), ("write_only", 1 << 1), ("read_write", 1)):
+        images[name], code = make(cl.clCreateImage2D, context, flags, fmt, 4, 4, 0, None)
+        assert code == 0, code
+    for name, image in images.items():
+        out["writes " + name] = set_mem_arg(writes, 0, image)
+        out["reads " + name] = set_mem_arg(reads, 0, image)
+    out["null sampler"] = cl.clSetKernelArg(reads, 1, sizeof(c_void_p), None)
+    nothing = c_void_p(0)
+    out["sampler handle NULL"] = cl.clSetKernelArg(reads, 1, sizeof(c_void_p), byref(nothing))
+    ''')
+    # API spec 5.9.2 (clSetKernelArg): INVALID_ARG_VALUE for an image whose memory flags contradict
+    # the argument's access qualifier; INVALID_SAMPLER for a sampler_t without a valid sampler
+    assert out["writes read_only"] == -50 and out["reads write_only"] == -50
+    assert out["writes write_only"] == out["writes read_write"] == 0
+    assert out["reads read_only"] == out["reads read_write"] == 0
+    assert out["null sampler"] == -41 and out["sampler handle NULL"] == -41
+
+
+def test_context_interop_user_sync_must_be_a_cl_bool():
+    out = run('''
+    for key, value in (("minus_one", -1), ("two", 2), ("true", 1), ("false", 0)):
+        props = (ctypes.c_int64 * 3)(0x1085, value, 0)  # CL_CONTEXT_INTEROP_USER_SYNC
+        _, out[key] = make(cl.clCreateContext, props, 1, ptrs(DEVICE), None, None)
+    ''')
+    assert out["minus_one"] == out["two"] == -64  # CL_INVALID_PROPERTY
+    assert out["true"] == out["false"] == 0
+
+
+def test_a_2d_image_from_a_buffer_is_invalid_operation_when_absent():
+    out = run('''
+    context = new_context()
+    out["pitch_alignment"] = uint_info(cl.clGetDeviceInfo, DEVICE, 0x104A)  # IMAGE_PITCH_ALIGNMENT
+    buffer = new_buffer(context, 64 * 64 * 4)
+    cl.clCreateImage.restype = c_void_p
+    cl.clCreateImage.argtypes = [c_void_p, c_uint64, c_void_p, c_void_p, c_void_p, c_void_p]
+    fmt = (c_uint32 * 2)(0x10B5, 0x10DA)
+    # cl_image_desc as words: type, width, height, depth, array_size, row_pitch, slice_pitch, (mip levels,
+    # samples: two cl_uint in one word), mem_object
+    desc = (c_size_t * 9)(0x10F1, 64, 64, 0, 0, 0, 0, 0, buffer)
+    image, out["code"] = make(cl.clCreateImage, context, 1 << 2, fmt, desc, None)
+    out["null"] = not image
+    ''')
+    assert out["pitch_alignment"] == 0
+    assert out["code"] == -59 and out["null"]  # CL_INVALID_OPERATION: API spec appendix H
