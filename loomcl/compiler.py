@@ -73,9 +73,11 @@ def info_type_name(t: ft.Type) -> str:
 
 def type_qualifiers(t: ft.Type) -> frozenset[str]:
     """clGetKernelArgInfo's qualifiers (as clang records them): a pointer's restrict, and const and
-    volatile of what it points to (__constant memory counts as const); a value's own const/volatile."""
+    volatile of what it points to (__constant memory counts as const). An argument passed by value
+    has none: its own const or volatile is the kernel's business, not the caller's (CTS test_api
+    get_kernel_arg_info)."""
     if not isinstance(t, ft.PointerType):
-        return frozenset(name for name in ("const", "volatile") if getattr(t.quals, name))
+        return frozenset()
     pointee = t.pointee.quals
     return frozenset(name for name, on in (
         ("const", pointee.const or pointee.address_space is ft.AddressSpace.CONSTANT),
@@ -85,7 +87,26 @@ def type_qualifiers(t: ft.Type) -> frozenset[str]:
 def kernel_signature(decl: ast.FunctionDecl, module=None) -> KernelSignature:
     uses_printf = module is not None and calls_printf(module, module.functions[decl.name])
     return KernelSignature(decl.name, tuple(kernel_param(p) for p in decl.params), decl.reqd_work_group_size,
-                           uses_printf)
+                           uses_printf, kernel_attributes(decl))
+
+
+_REPORTED_ATTRIBUTES = ("reqd_work_group_size", "work_group_size_hint", "vec_type_hint")
+
+
+def kernel_attributes(decl: ast.FunctionDecl) -> str:
+    """CL_KERNEL_ATTRIBUTES: the kernel's OpenCL C attributes as written in its source, space-separated
+    (`vec_type_hint(float4) reqd_work_group_size(8,1,1)`); the spec leaves out the others."""
+    from .frontend.constfold import fold_int
+
+    written = []
+    for attr in decl.attributes:
+        if attr.name not in _REPORTED_ATTRIBUTES:
+            continue
+        if attr.type_arg is not None:
+            written.append(f"{attr.name}({attr.type_arg})")
+        else:
+            written.append(f"{attr.name}({','.join(str(fold_int(a)) for a in attr.args)})")
+    return " ".join(written)
 
 
 def calls_printf(module, function) -> bool:

@@ -492,11 +492,13 @@ class EnumDecl:
 
 @dataclass(eq=False)
 class Attribute:
-    """`__attribute__((name(args)))`; args are parsed expressions (or identifiers as VarRef)."""
+    """`__attribute__((name(args)))`; args are parsed expressions (or identifiers as VarRef), or a
+    type (`type_arg`: vec_type_hint(float4)), which is only a hint that CL_KERNEL_ATTRIBUTES reports."""
 
     loc: Location
     name: str
     args: list[Expr]
+    type_arg: Optional[Type] = None
 
 
 @dataclass(eq=False)

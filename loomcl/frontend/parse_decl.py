@@ -199,13 +199,14 @@ class DeclarationParser:
             self.fail(tok, "expected attribute name")
         name = tok.text.strip("_") if tok.text.startswith("__") else tok.text
         args: list[A.Expr] = []
+        type_arg = None
         if self.consume("("):
             if self.is_type_name(self.peek()):
-                self.type_name()        # vec_type_hint(float4): the type is only a hint
+                type_arg = self.type_name()        # vec_type_hint(float4): the type is only a hint
             elif not self.at(")"):
                 args = self.call_args_until_paren()
             self.expect(")", " after attribute arguments")
-        return A.Attribute(tok.loc, name, args)
+        return A.Attribute(tok.loc, name, args, type_arg)
 
     def call_args_until_paren(self) -> list[A.Expr]:
         args = [self.assign()]

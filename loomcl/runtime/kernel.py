@@ -54,7 +54,6 @@ class Kernel:
     """pyopencl's Kernel(program, name)."""
 
     reference_count = 1
-    attributes = ""
 
     def __init__(self, program, name: str) -> None:
         compiled = program.compiled("clCreateKernel")
@@ -219,6 +218,11 @@ class Kernel:
         """The work-group function of a variant of the kernel (runtime/variants.py)."""
         return self._compiled.work_group_function(self.function_name, local_size, ids_fit_int, image_formats,
                                                   streamed, variant=switches)
+
+    @property
+    def attributes(self) -> str:
+        """CL_KERNEL_ATTRIBUTES: vec_type_hint, work_group_size_hint, reqd_work_group_size as written."""
+        return self.signature.attributes
 
     def get_info(self, param: int):
         return getattr(self, info_attribute(kernel_info, param, "clGetKernelInfo"))

@@ -17,7 +17,7 @@ EXPECTED = [  # name, type name, address qualifier, type qualifier
     ("table", "float4*", Q.CONSTANT, T.CONST),
     ("scratch", "double*", Q.LOCAL, T.NONE),
     ("n", "uint", Q.PRIVATE, T.NONE),
-    ("scale", "float4", Q.PRIVATE, T.CONST),
+    ("scale", "float4", Q.PRIVATE, T.NONE),  # by value: no qualifier (clang; CTS get_kernel_arg_info)
     ("p", "struct pair", Q.PRIVATE, T.NONE),
     ("pairs", "struct pair*", Q.GLOBAL, T.NONE),
 ]
