@@ -130,10 +130,17 @@ def _image(handle, routine: str) -> Image:
 
 
 def _host_box(image: Image, ptr, region, row_pitch, slice_pitch, routine: str):
+    """The caller's memory of a host box: a 1D image array's layers (region[1]) step by the slice
+    pitch, which defaults to the row pitch (API spec 5.3.3); other images' rows by the row pitch.
+    The runtime checks the pitches against the region."""
     element = image.element_size
     row_pitch = row_pitch or region[0] * element
-    slice_pitch = slice_pitch or row_pitch * region[1]
-    span = (region[2] - 1) * slice_pitch + (region[1] - 1) * row_pitch + region[0] * element
+    if image.type == mem_object_type.IMAGE1D_ARRAY:
+        slice_pitch = slice_pitch or row_pitch
+        span = (region[1] - 1) * slice_pitch + region[0] * element
+    else:
+        slice_pitch = slice_pitch or row_pitch * region[1]
+        span = (region[2] - 1) * slice_pitch + (region[1] - 1) * row_pitch + region[0] * element
     return host_array(ptr, span, routine), row_pitch, slice_pitch
 
 

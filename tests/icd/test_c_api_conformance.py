@@ -162,3 +162,29 @@ def test_a_2d_image_from_a_buffer_is_invalid_operation_when_absent():
     ''')
     assert out["pitch_alignment"] == 0
     assert out["code"] == -59 and out["null"]  # CL_INVALID_OPERATION: API spec appendix H
+
+
+def test_a_1d_image_array_is_written_with_the_callers_slice_pitch():
+    """The layers of a 1D image array step by input_slice_pitch in host memory (API spec 5.3.3):
+    the CTS writes them with a slice pitch larger than a row."""
+    out = run('''
+    context = new_context()
+    queue = new_queue(context)
+    cl.clCreateImage.restype = c_void_p
+    cl.clCreateImage.argtypes = [c_void_p, c_uint64, c_void_p, c_void_p, c_void_p, c_void_p]
+    for name in ("clEnqueueWriteImage", "clEnqueueReadImage"):
+        getattr(cl, name).argtypes = [c_void_p, c_void_p, c_uint32, c_void_p, c_void_p, c_size_t, c_size_t,
+                                      c_void_p, c_uint32, c_void_p, c_void_p]
+    fmt = (c_uint32 * 2)(0x10B5, 0x10DA)  # RGBA, UNSIGNED_INT8: 4 bytes a pixel
+    desc = (c_size_t * 9)(0x10F5, 4, 0, 0, 3, 0, 0, 0, 0)  # IMAGE1D_ARRAY, width 4, 3 layers
+    image, code = make(cl.clCreateImage, context, 1, fmt, desc, None)
+    assert code == 0, code
+    pitched = (ctypes.c_uint8 * 80)(*range(80))  # layers at bytes 0, 32, 64; 16 bytes each
+    origin, region = (c_size_t * 3)(0, 0, 0), (c_size_t * 3)(4, 3, 1)
+    out["write"] = cl.clEnqueueWriteImage(queue, image, 1, origin, region, 16, 32, pitched, 0, None, None)
+    packed = (ctypes.c_uint8 * 48)()
+    out["read"] = cl.clEnqueueReadImage(queue, image, 1, origin, region, 0, 0, packed, 0, None, None)
+    out["layers"] = list(packed)
+    ''')
+    assert out["write"] == 0 and out["read"] == 0
+    assert out["layers"] == list(range(0, 16)) + list(range(32, 48)) + list(range(64, 80))
