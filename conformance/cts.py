@@ -11,8 +11,9 @@ that finish in seconds. `--baseline FILE` (a JSON this script wrote, e.g. on PoC
 the exit status is 1 when a test that passed there does not pass on loomcl, unless
 known_failures.py names it with its reason.
 
-Needs: git (or --source), cmake, make, g++, the ICD loader's development files (Debian:
-ocl-icd-opencl-dev) and, to compare, PoCL (pocl-opencl-icd). Build and logs go under --work
+Needs: git (or --source), cmake, make, g++, spirv-as (Debian: spirv-tools; test_compiler's build
+assembles SPIR-V), the ICD loader's development files (ocl-icd-opencl-dev) and, to compare, PoCL
+(pocl-opencl-icd). Build and logs go under --work
 (default ~/.cache/loomcl-cts).
 """
 from __future__ import annotations

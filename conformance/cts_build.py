@@ -74,9 +74,9 @@ def loader_dir() -> str:
 def configure(root: Path, build: Path) -> None:
     if (build / "CMakeCache.txt").exists():
         return
-    for tool in ("cmake", "make", "g++"):
+    for tool in ("cmake", "make", "g++", "spirv-as"):  # test_compiler's build assembles SPIR-V files
         if shutil.which(tool) is None:
-            raise BuildError(f"{tool} is not installed (apt-get install cmake make g++)")
+            raise BuildError(f"{tool} is not installed (apt-get install cmake make g++ spirv-tools)")
     build.mkdir(parents=True, exist_ok=True)
     command = ["cmake", str(root / "OpenCL-CTS"), "-DCMAKE_BUILD_TYPE=Release",
                f"-DCL_INCLUDE_DIR={root / 'OpenCL-Headers'}", f"-DCL_LIB_DIR={loader_dir()}",

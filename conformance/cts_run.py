@@ -1,11 +1,12 @@
 """Running one CTS binary on one OpenCL implementation, test by test, so that a hang never stalls
 the gate.
 
-A CTS binary lists its tests with `--list` and runs the tests named on its command line in that
-list's order, printing "<test> passed", "<test> FAILED" or "<test> test not supported" (or "...
-skipped (requires ...)") after each. The runner starts the binary with every selected test, reads
-its output as it comes, and when no test has finished for `timeout` seconds (or the binary dies)
-records the test it was in as a timeout (or crash) and starts the binary again on the tests left.
+A CTS binary lists its tests with `--list` and runs the tests named on its command line (in its own
+order), printing "<test>..." before each and "<test> passed", "<test> FAILED" or "<test> test not
+supported" (or "... skipped (requires ...)") after it. The runner starts the binary with every
+selected test, reads its output as it comes, and when a test has not finished in `timeout` seconds
+(or the binary dies) records the test it was in as a timeout (or crash) and starts the binary
+again on the tests left.
 OCL_ICD_VENDORS names the implementation's vendor file alone, so the loader sees nothing else.
 """
 from __future__ import annotations
@@ -24,6 +25,7 @@ TIMEOUT, CRASHED = "timeout", "crashed"
 _RESULT = re.compile(r"^(?P<name>\S+) (?:(?P<passed>passed)|(?P<failed>FAILED)"
                      r"|(?P<skipped>test not supported|skipped \(requires))")
 _INIT = re.compile(r"^Test (?P<how>skipped|failed) while initialization")
+_START = re.compile(r"^(?P<name>\S+)\.\.\.")
 
 
 @dataclass
@@ -64,31 +66,32 @@ def run_binary(binary: Path, tests: list[str], options: list[str], vendor_file: 
                 log.write(f"\n[runner] the binary's time budget ({budget:.0f} s) is spent: "
                           f"{len(left)} tests not run\n")
                 break
-            ended = _one_start(binary, left, options, env, min(timeout, remaining), outcomes, log)
+            ended, current = _one_start(binary, left, options, env, min(timeout, remaining), outcomes, log)
             left = [name for name in left if name not in outcomes.tests]
             if left and ended:
-                outcomes.tests[left[0]] = ended
-                log.write(f"\n[runner] {left[0]}: {ended}; starting again on the {len(left) - 1} tests after it\n")
-                left = left[1:]
+                blamed = current if current in left else left[0]
+                outcomes.tests[blamed] = ended
+                left.remove(blamed)
+                log.write(f"\n[runner] {blamed}: {ended}; starting again on the {len(left)} tests left\n")
     outcomes.seconds = time.monotonic() - started
     return outcomes
 
 
 def _one_start(binary: Path, tests: list[str], options: list[str], env: dict, timeout: float,
-               outcomes: Outcomes, log) -> str | None:
-    """One start of the binary on `tests`: records what it reports; returns None when it ran to
-    its end, else TIMEOUT or CRASHED (for the test it was in)."""
+               outcomes: Outcomes, log) -> tuple[str | None, str | None]:
+    """One start of the binary on `tests`: records what it reports; returns (None, _) when it ran
+    to its end, else (TIMEOUT or CRASHED, the test it was in, if it said)."""
     log.write(f"\n[runner] {binary.name} {' '.join(options)} ({len(tests)} tests)\n")
     log.flush()
     process = subprocess.Popen([str(binary), *options, *tests], stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, env=env, cwd=binary.parent, start_new_session=True)
     watcher = selectors.DefaultSelector()
     watcher.register(process.stdout, selectors.EVENT_READ)
-    last_result, pending = time.monotonic(), b""
+    last_event, pending, current = time.monotonic(), b"", None
     while True:
-        if not watcher.select(timeout=max(0.0, timeout - (time.monotonic() - last_result))):
+        if not watcher.select(timeout=max(0.0, timeout - (time.monotonic() - last_event))):
             _kill(process)
-            return TIMEOUT
+            return TIMEOUT, current
         chunk = os.read(process.stdout.fileno(), 65536)
         if not chunk:
             break
@@ -96,12 +99,16 @@ def _one_start(binary: Path, tests: list[str], options: list[str], env: dict, ti
         pending += chunk
         *lines, pending = pending.split(b"\n")
         for line in lines:
-            if _record(line.decode(errors="replace").strip(), tests, outcomes):
-                last_result = time.monotonic()
+            text = line.decode(errors="replace").strip()
+            started = _START.match(text)
+            if started and started["name"] in tests and started["name"] not in outcomes.tests:
+                current, last_event = started["name"], time.monotonic()
+            elif _record(text, tests, outcomes):
+                last_event = time.monotonic()
     status = process.wait()
     if status < 0 or status > 128:
-        return CRASHED
-    return None
+        return CRASHED, current
+    return None, current
 
 
 def _record(line: str, tests: list[str], outcomes: Outcomes) -> bool:
