@@ -138,10 +138,11 @@ def summary(result: dict) -> str:
     if "error" in result:
         return result["error"]
     outcomes = list(result["tests"].values())
-    failed = sum(1 for o in outcomes if o in (cts_run.FAILED, cts_run.TIMEOUT, cts_run.CRASHED))
-    hung = sum(1 for o in outcomes if o in (cts_run.TIMEOUT, cts_run.CRASHED))
+    broken = (cts_run.TIMEOUT, cts_run.CRASHED, cts_run.NOT_REPORTED)
+    failed = sum(1 for o in outcomes if o == cts_run.FAILED or o in broken)
+    hung = sum(1 for o in outcomes if o in broken)
     text = (f"{outcomes.count(cts_run.PASSED)} / {failed} / {outcomes.count(cts_run.NOT_SUPPORTED)}")
-    return text + (f" ({hung} timed out or crashed)" if hung else "")
+    return text + (f" ({hung} timed out, crashed or unreported)" if hung else "")
 
 
 def table(results: dict, chosen: list[Binary]) -> str:

@@ -22,8 +22,10 @@ from pathlib import Path
 
 PASSED, FAILED, NOT_SUPPORTED = "passed", "failed", "not supported"
 TIMEOUT, CRASHED = "timeout", "crashed"
-_RESULT = re.compile(r"^(?P<name>\S+) (?:(?P<passed>passed)|(?P<failed>FAILED)"
+# a result may follow other text on its line ("...for this type.vstore_local FAILED")
+_RESULT = re.compile(r"(?:^|\W)(?P<name>\w+) (?:(?P<passed>passed)|(?P<failed>FAILED)"
                      r"|(?P<skipped>test not supported|skipped \(requires))")
+NOT_REPORTED = "not reported"
 _INIT = re.compile(r"^Test (?P<how>skipped|failed) while initialization")
 _START = re.compile(r"^(?P<name>\S+)\.\.\.")
 
@@ -68,6 +70,9 @@ def run_binary(binary: Path, tests: list[str], options: list[str], vendor_file: 
                 break
             ended, current = _one_start(binary, left, options, env, min(timeout, remaining), outcomes, log)
             left = [name for name in left if name not in outcomes.tests]
+            if left and not ended:  # the binary ended without a word about these: do not loop on them
+                outcomes.tests.update({name: NOT_REPORTED for name in left})
+                break
             if left and ended:
                 blamed = current if current in left else left[0]
                 outcomes.tests[blamed] = ended
@@ -112,7 +117,7 @@ def _one_start(binary: Path, tests: list[str], options: list[str], env: dict, ti
 
 
 def _record(line: str, tests: list[str], outcomes: Outcomes) -> bool:
-    found = _RESULT.match(line)
+    found = _RESULT.search(line)
     if found and found["name"] in tests and found["name"] not in outcomes.tests:
         outcomes.tests[found["name"]] = (PASSED if found["passed"] else FAILED if found["failed"]
                                          else NOT_SUPPORTED)

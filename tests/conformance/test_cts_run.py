@@ -19,7 +19,7 @@ for name in last absent crashes hangs bad good; do  # its own order, as the CTS 
     echo "$name..."
     case $name in
         good|last) echo "$name passed";;
-        bad) echo "ERROR: something"; echo "$name FAILED";;
+        bad) echo "ERROR: something"; printf 'skipping the rest.'; echo "$name FAILED";;
         hangs) sleep 30;;
         crashes) kill -SEGV $$;;
         absent) echo "$name test not supported";;
@@ -57,3 +57,10 @@ def test_wildcards_select_in_list_order():
     tests = ["integer_add", "quick_mul", "long_math", "integer_sub"]
     assert cts_run.select(tests, ["integer_*", "quick_*"]) == ["integer_add", "quick_mul", "integer_sub"]
     assert cts_run.select(tests, []) == tests
+
+
+def test_a_test_the_binary_never_reports_is_recorded_once(tmp_path):
+    binary = fake_binary(tmp_path)
+    outcomes = cts_run.run_binary(binary, ["good", "unknown"], [], Path(os.devnull), timeout=5, budget=60,
+                                  log_file=tmp_path / "log")
+    assert outcomes.tests == {"good": "passed", "unknown": "not reported"}
