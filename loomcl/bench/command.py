@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..runtime import host_info
+from .. import host
 from . import configs, icd_report, icd_section, impls, machine, noise, oracle, report, runner
 from . import report_ablation, report_baseline
 from .suite import select

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..runtime import host_info
+from .. import host
 from . import native_peak
 from .case import KERNEL_DIR
 from .impls import Implementation, first_line

@@ -1,6 +1,6 @@
 """`loomcl bench --oracle`: the variant micro-profiling chose at run time against the best one offline.
 
-Every row of runtime/variants.py becomes an implementation of its own, `loomcl[v-NAME]`, built with
+Every row of engine/variants.py becomes an implementation of its own, `loomcl[v-NAME]`, built with
 the variant's switches and `-loomcl-no-microprofile` (that variant alone, over the full launches); the
 default `loomcl` is micro-profiled. The runner interleaves them in its timed rounds as it does any
 configuration, so all see the same machine. The oracle of a row is its fastest variant; the section
@@ -24,7 +24,7 @@ TARGET = 1.05
 
 
 def _variants():
-    from ..runtime import variants  # (loomcl is imported lazily by the bench: it may not import)
+    from ..engine import variants
 
     return variants.VARIANTS
 
@@ -36,7 +36,7 @@ def configs() -> list[Config]:
 
 
 def prepare_environment() -> None:
-    os.environ.setdefault("LOOMCL_MICROPROFILE", "sync")  # (runtime/microprofile.py's ENVIRONMENT, SYNC)
+    os.environ.setdefault("LOOMCL_MICROPROFILE", "sync")  # (engine/microprofile.py's ENVIRONMENT, SYNC)
 
 
 def implementation_name(variant: str) -> str:

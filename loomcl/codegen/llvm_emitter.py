@@ -29,21 +29,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..codegen.abi import LAUNCH_FIELDS
+from ..abi.kernel import LAUNCH_FIELDS
 from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Block, Function
 from ..ir.values import Constant, GlobalVariable, Undef, Value, VectorConstant
 from ..options import CompilerOptions
-from .errors import CodegenError
-from . import llvm_libm_fmod, unroll_hints
+from ..llvmtext.errors import CodegenError
+from ..devlib.math import fmod as llvm_libm_fmod
+from . import unroll_hints
 from .llvm_checks import CheckEmitter
 from .llvm_image import HANDLERS as IMAGE_HANDLERS
 from .llvm_lanes import HANDLERS as LANE_HANDLERS
 from .llvm_math import emit_math
-from .llvm_module import LAUNCH_TYPE, ModuleText, quote
-from .llvm_printf import printf_helper
-from .llvm_types import format_constant, llvm_type
+from ..llvmtext.module import LAUNCH_TYPE, ModuleText, quote
+from ..devlib.printf import printf_helper
+from ..llvmtext.types import format_constant, llvm_type
 from .streaming_stores import launch_value_lines
 
 ROLLED_X_LOOP_TRIPS = 64

@@ -1,7 +1,7 @@
 """write_only_params: the __global pointers a kernel only stores through (streaming-store candidates)."""
 import pytest
 
-from loomcl import compiler
+from loomcl.driver import compiler
 from loomcl.analysis.write_only_params import write_only_params
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from loomcl.codegen import cache, cache_entry
-from loomcl.codegen.cache_config import cache_directory, parse_size
+from loomcl.jit import cache, cache_entry
+from loomcl.jit.cache_config import cache_directory, parse_size
 
 ROOT = Path(__file__).parents[2]
 
@@ -18,7 +18,7 @@ _CHILD = """
 import json, sys
 import numpy as np
 import loomcl as cl
-from loomcl import codegen
+from loomcl import jit
 factor = int(sys.argv[1])
 source = "kernel void scale(global float *x) { x[get_global_id(0)] *= %d.0f; }" % factor
 ctx = cl.create_some_context()
@@ -30,8 +30,8 @@ prg.scale(queue, (256,), (64,), buf)
 out = np.empty_like(x)
 cl.enqueue_copy(queue, out, buf)
 queue.finish()
-print(json.dumps({"ok": bool((out == x * factor).all()), "compiled": codegen.stats.optimizer_runs,
-                  "hits": codegen.stats.disk_cache_hits}))
+print(json.dumps({"ok": bool((out == x * factor).all()), "compiled": jit.stats.optimizer_runs,
+                  "hits": jit.stats.disk_cache_hits}))
 """
 
 

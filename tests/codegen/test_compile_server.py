@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import loomcl as cl
-from loomcl import codegen
-from loomcl.codegen import compile_client, llvm_emitter, target
-from loomcl.codegen.errors import LLVMFailure
+from loomcl.jit import compile_client, target
+from loomcl.codegen import llvm_emitter
+from loomcl.jit.errors import JITError, LLVMFailure
 from loomcl.ir import instructions as ins
 from loomcl.options import DEFAULT_OPTIONS
 
@@ -90,7 +90,7 @@ def test_a_bad_timeout_value_warns_and_uses_the_default(monkeypatch):
 
 
 def test_rejected_text_is_an_internal_error_naming_the_line():
-    with pytest.raises(codegen.CodegenError, match="expected instruction opcode"):
+    with pytest.raises(JITError, match="expected instruction opcode"):
         compile_client.compile_text("define void @f() { bogus }", _job())
 
 

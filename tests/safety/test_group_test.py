@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import loomcl as cl
-from loomcl import compiler
+from loomcl.driver import compiler
 from loomcl.codegen.check_ranges import group_test
 
 from safety_helpers import WORK_ITEM, buffer, lines

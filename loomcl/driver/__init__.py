@@ -1,0 +1,10 @@
+"""The compiler driver: OpenCL C source -> programs whose kernels have native work-group functions.
+
+compiler.py runs the stages one after another (frontend, lower, transforms, then backend.py: codegen
+and the JIT) and linker.py merges separately compiled units. The runtime reaches this package only
+through runtime/compiler_api.py, and only when a program is built (so `import loomcl` loads no
+compiler and no LLVM).
+
+May import: every compiler package (frontend, lower, ir, analysis, transforms, codegen, jit, abi),
+options, errors.
+"""
