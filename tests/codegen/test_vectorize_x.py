@@ -7,7 +7,7 @@ import re
 from loomcl.driver import backend
 from loomcl.driver.compiler import build
 from loomcl.options import CompilerOptions
-from loomcl import host_info
+from loomcl import host
 from loomcl.transforms.pipeline import work_group_function
 
 TILE_LOAD = r"""
@@ -45,7 +45,7 @@ def test_tile_load_is_vectorized_across_x_without_scatters():
     f = _function((16, 16))
     scatters = ON.replace(scalar_scatters=False)  # scatters allowed: the loop order alone avoids them
     assert "llvm.masked.scatter" not in backend.llvm_ir(f, options=scatters)
-    if host_info.vector_bytes() == 64:  # AVX-512 has scatters: what rolled x loops avoid
+    if host.vector_bytes() == 64:  # AVX-512 has scatters: what rolled x loops avoid
         assert "llvm.masked.scatter" in backend.llvm_ir(f, options=scatters.replace(roll_small_x_loops=False))
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from loomcl.abi import kernel as abi
-from loomcl.codegen import compile_work_group
+from loomcl.driver.backend import compile_work_group
 from loomcl.driver.compiler import build
 from loomcl.options import CompilerOptions
 from loomcl.transforms.pipeline import work_group_function
