@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 
 from .configs import Config
+from .noise import geomean
 
 PREFIX = "v-"
 TARGET = 1.05
@@ -61,8 +62,6 @@ def _min_ms(row, name: str) -> float | None:
 
 def summary(rows: list, profiled: str = "loomcl") -> str:
     """The section's text for the suite's rows (runner.Row)."""
-    from .report import geomean  # (report imports the runner, which imports this module)
-
     lines = [f"oracle: micro-profiled '{profiled}' against each variant alone (min ms; ratio = time / the "
              f"fastest variant's; target <= {TARGET:.2f}; * = a choice remembered from an earlier run)",
              f"{'case':16} {'profiled':>9} {'oracle':>9} {'best':>13} {'ratio':>6} {'chosen':>7}  chosen variants"]

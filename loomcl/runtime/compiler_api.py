@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from loomcl.driver.compiler import CompiledProgram, CompiledUnit
+    from loomcl.driver import CompiledProgram, CompiledUnit
 
 
 class CompilerErrors(NamedTuple):
@@ -19,50 +19,48 @@ class CompilerErrors(NamedTuple):
 
 
 def errors() -> CompilerErrors:
-    from loomcl.driver.compiler import BUILD_FAILURES
-    from loomcl.driver.linker import LinkError
-    from loomcl.frontend import OptionError
+    from loomcl import driver
 
-    return CompilerErrors(BUILD_FAILURES, OptionError, LinkError)
+    return CompilerErrors(driver.BUILD_FAILURES, driver.OptionError, driver.LinkError)
 
 
 def build(source: str, options: str) -> CompiledProgram:
     """clBuildProgram from source: the whole front half (the back half runs per local size)."""
-    from loomcl.driver import compiler
+    from loomcl import driver
 
-    return compiler.build(source, options)
+    return driver.build(source, options)
 
 
 def compile_unit(source: str, options: str, headers: dict[str, str]) -> CompiledUnit:
     """clCompileProgram: one unit, to be linked."""
-    from loomcl.driver import compiler
+    from loomcl import driver
 
-    return compiler.compile_unit(source, options, headers)
+    return driver.compile_unit(source, options, headers)
 
 
 def link(units: list[CompiledUnit], options: str) -> CompiledProgram | None:
     """clLinkProgram: an executable, or None for -create-library."""
-    from loomcl.driver import compiler
+    from loomcl import driver
 
-    return compiler.link(units, options)
+    return driver.link(units, options)
 
 
 def parse_build_options(options: str):
     """The standard build options in `options` (raises errors().option for a bad one)."""
-    from loomcl.frontend import parse_options
+    from loomcl import driver
 
-    return parse_options(options)
+    return driver.parse_options(options)
 
 
 def parse_link_options(options: str):
     """The link options in `options` (raises errors().option for a bad one)."""
-    from loomcl.frontend import parse_link_options
+    from loomcl import driver
 
-    return parse_link_options(options)
+    return driver.parse_link_options(options)
 
 
 def link_math_options() -> frozenset[str]:
     """The math options that act at link time."""
-    from loomcl.frontend.options import LINK_MATH_OPTIONS
+    from loomcl import driver
 
-    return frozenset(LINK_MATH_OPTIONS)
+    return frozenset(driver.LINK_MATH_OPTIONS)

@@ -4,10 +4,13 @@ The iterative algorithm of Cooper, Harvey and Kennedy ("A Simple, Fast Dominance
 number the blocks in reverse post-order, then intersect the predecessors' dominators until nothing
 changes. Post-dominators run the same algorithm on the reversed CFG from a virtual exit that follows
 every returning block. Unreachable blocks have no dominator.
+
+Part of the IR, not of analysis/, because the verifier (verifier.py) checks that definitions dominate
+their uses (LLVM keeps its dominator tree in IR/ for the same reason).
 """
 from __future__ import annotations
 
-from ..ir.function import Block, Function
+from .function import Block, Function
 
 
 def reverse_post_order(entry: Block, successors) -> list[Block]:
