@@ -76,7 +76,7 @@ class CompilerOptions:
     boxAvg1/boxAvgH1V1 1.3x, cause not found, so it is a micro-profiling variant too."""
     scalar_scatters: bool = True
     """Stores to computed addresses stay scalar stores in vectorized loops, not scattered vector stores
-    (x86 `prefer-no-scatter`; jit/target.py says why)."""
+    (x86 `prefer-no-scatter`; jit/llvm.py says why)."""
     interleave: bool = True
     """Loop interleaving (several vector iterations in flight)."""
     roll_small_x_loops: bool = True

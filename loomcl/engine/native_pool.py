@@ -5,7 +5,7 @@ is a VM exit), while workers parked in JIT-ed code that spin on an atomic answer
 (../shared/LLVMLITE.md, "Launch cost from Python"). So the whole hand-off lives here; the Python side
 (engine/pool.py) only starts the threads, sizes the arenas and calls `loomcl_pool_run` through ctypes
 (which releases the GIL). The IR is hand-written text, JIT-ed like every other module of this package
-(jit.compile_ir, under target.LLVM_LOCK): only the code generator runs on it, no IR pipeline.
+(jit/llvm.py's compile_ir, under its lock): only the code generator runs on it, no IR pipeline.
 
 Protocol (all shared state is in globals of this module; one launch at a time, the Python side holds
 a lock around `loomcl_pool_run`):
@@ -458,10 +458,10 @@ class NativePool:
     """
 
     def __init__(self) -> None:
-        from ..jit import load  # (here: importing the engine loads no LLVM)
+        from ..jit import llvm  # (here: importing the engine loads no LLVM)
 
-        load.provide_symbols(_libc_symbols())
-        address = load.compile_ir(pool_ir(), ENTRY_POINTS, CODEGEN_OPT_LEVEL)
+        llvm.provide_symbols(_libc_symbols())
+        address = llvm.compile_ir(pool_ir(), ENTRY_POINTS, CODEGEN_OPT_LEVEL)
         self.worker = ctypes.CFUNCTYPE(None, ctypes.c_int64)(address["loomcl_pool_worker"])
         self.run = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p)(address["loomcl_pool_run"])
         self.configure = ctypes.CFUNCTYPE(

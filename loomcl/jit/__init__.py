@@ -10,9 +10,9 @@ May import: llvmlite, loomcl.options, loomcl.version. Nothing else of loomcl.
 The way of a module: key the object cache with its text (cache.py) -> on a miss, optimize at O3 with
 the vectorizers and emit an object file in a compile server, a process of its own, so that an LLVM
 assertion or crash fails the build instead of killing the user's process (compile_client.py,
-compile_server.py) -> load the object (load.py). Compiled code is also memoized per process. `stats`
+compile_server.py) -> load the object (llvm.py). Compiled code is also memoized per process. `stats`
 counts optimizer runs and cache hits, so tests (and curious users) can see whether a build reused
-cached code. Every use of LLVM in this process goes through target.py's lock (`LLVM_LOCK`).
+cached code. Every use of LLVM in this process goes through llvm.py, under its one lock.
 """
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def expect_compiles(options: CompilerOptions) -> None:
 def native_code(text: str, symbol: str, options: CompilerOptions) -> NativeCode:
     """`symbol` of the module `text`, optimized, compiled and loaded (or found in the caches).
     Raises LLVMFailure if LLVM fails on it."""
-    from . import cache, load
+    from . import cache, llvm
 
     key = cache.cache_key(text, options)
     with _COMPILE_LOCK:
@@ -76,15 +76,15 @@ def native_code(text: str, symbol: str, options: CompilerOptions) -> NativeCode:
         if key in _COMPILED:  # another thread compiled it meanwhile
             return _COMPILED[key]
         stats.disk_cache_hits += from_disk
-        compiled = _COMPILED[key] = NativeCode(load.load_object(data, symbol, options.opt_level), key)
+        compiled = _COMPILED[key] = NativeCode(llvm.load_object(data, symbol, options.opt_level), key)
         return compiled
 
 
 def optimized(text: str, options: CompilerOptions, emit: str) -> bytes:
     """The O3 pipeline and the code generator on `text`, in a compile server (compile_client.py)."""
-    from . import compile_client, target
+    from . import compile_client, llvm
 
-    result = compile_client.compile_text(text, target.server_job(options, emit))
+    result = compile_client.compile_text(text, llvm.server_job(options, emit))
     with _COMPILE_LOCK:
         stats.optimizer_runs += 1
     return result
@@ -92,6 +92,6 @@ def optimized(text: str, options: CompilerOptions, emit: str) -> bytes:
 
 def triple_and_datalayout() -> tuple[str, str]:
     """The host's target triple and data layout, which every module this process loads must carry."""
-    from . import target
+    from . import llvm
 
-    return target.triple_and_datalayout()
+    return llvm.triple_and_datalayout()

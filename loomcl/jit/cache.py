@@ -4,7 +4,7 @@ Key: sha256 over the unoptimized LLVM IR text (a complete function of the kernel
 the parameter kinds and the parallel-loop marks), the code-generating options
 (`CompilerOptions.codegen_key`; the pipeline's options change the IR text itself), the loomcl, codegen
 and LLVM versions, and the host CPU name and features (an object built for AVX-512 must not run on an
-AVX2 machine sharing a home directory). Value: the object file, loaded by jit.load_object.
+AVX2 machine sharing a home directory). Value: the object file, loaded by llvm.load_object.
 
 Location and size limit: cache_config.py (`LOOMCL_CACHE_DIR`, the platform's user cache directory;
 `LOOMCL_CACHE_SIZE`, default 1 GiB). One file `<key>.entry` per entry, in cache_entry.py's format.
@@ -34,9 +34,9 @@ from ..version import __version__
 from ..options import CompilerOptions
 from . import cache_entry
 from .cache_config import cache_directory, size_limit
-from .target import features, host_cpu, llvm_version
+from .llvm import features, host_cpu, llvm_version
 
-CODEGEN_VERSION = "1"  # bump when target.py's pipeline changes the code for unchanged LLVM IR text
+CODEGEN_VERSION = "1"  # bump when compile_server.py's pipeline changes the code for unchanged LLVM IR text
 SUFFIX = ".entry"
 _OLD_SUFFIXES = (".o",)  # bare object files of earlier loomcl versions: never loaded, evicted first
 _STALE_TEMPORARY_S = 3600  # a temporary file this old was left by a writer that died

@@ -26,7 +26,7 @@ import llvmlite
 
 from . import compile_server
 from .errors import JITError, LLVMFailure
-from .target import numbered_lines
+from .llvm import numbered_lines
 
 DEFAULT_TIMEOUT_S = 120.0
 _SERVER_SCRIPT = Path(compile_server.__file__)

@@ -3,9 +3,9 @@
 llvmlite's LLVM is built with assertions on, and an LLVM bug (an assertion, a crash, a compile that
 never ends) would otherwise take the user's process down. The client (compile_client.py) starts this
 file as a script, `python compile_server.py`, and keeps it for the next kernel; when it dies, only the
-build fails. It imports nothing but the standard library and llvmlite, so it starts in ~0.1 s, and
-target.py takes its pipeline (`optimize`) from here, so that the in-process and the server's pipelines
-are one.
+build fails. It imports nothing but the standard library, llvmlite and nontemporal.py, so it starts in
+~0.1 s. It is the only place where kernels meet LLVM's optimizer; in the user's process LLVM is
+reached only through llvm.py.
 
 Protocol, over the server's stdin and stdout: a frame is an 8-byte little-endian length and that many
 bytes. A request is two frames, a JSON header (`cpu`, `features`, `triple`, `opt_level`, `vectorize`,

@@ -8,7 +8,7 @@ import pytest
 
 from e2e_helpers import launch
 from loomcl import frontend, jit
-import loomcl.jit.target
+import loomcl.jit.llvm
 from loomcl.driver import backend
 from loomcl.driver import compiler
 from loomcl.jit import cache
@@ -65,7 +65,7 @@ def test_mad_enable_fuses_multiply_and_add():
         function = program.work_group_ir("k", (16, 1, 1), ids_fit_int=True)
         return backend.assembly(function, program.kernels["k"], program.options)
 
-    if "+fma" not in jit.target.host_cpu()[1]:
+    if "+fma" not in jit.llvm.host_cpu()[1]:
         pytest.skip("the host has no FMA instruction")
     assert "vfmadd" not in assembly("")  # IEEE: a*b rounds before the add
     assert "vfmadd" in assembly("-cl-mad-enable")

@@ -115,16 +115,16 @@ def test_forked_child_gets_a_working_pool(ctx, queue, prg):
 
 
 def test_native_pool_is_jitted_by_codegen_and_runs_a_launch_alone():
-    """A fresh NativePool (as a forked child makes) compiles through codegen.jit and runs a launch
+    """A fresh NativePool (as a forked child makes) compiles through jit/llvm.py and runs a launch
     on the caller when no worker is allowed: an empty one, then one region of a few groups."""
     import ctypes
 
-    from loomcl.jit import load as jit
+    from loomcl.jit import llvm
     from loomcl.engine import native_pool as worker_pool
 
-    engines = len(jit._ENGINES)
+    engines = llvm.engine_count()
     native = worker_pool.NativePool()
-    assert len(jit._ENGINES) == engines + 1
+    assert llvm.engine_count() == engines + 1
     arenas = (ctypes.c_void_p * 1)(None)
     slots = (ctypes.c_uint8 * worker_pool.SLOT_BYTES)()
     native.configure(0, 0, ctypes.addressof(arenas), ctypes.addressof(slots), 1)

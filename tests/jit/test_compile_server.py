@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import loomcl as cl
-from loomcl.jit import compile_client, target
+from loomcl.jit import compile_client, llvm
 from loomcl.codegen import llvm_emitter
 from loomcl.jit.errors import JITError, LLVMFailure
 from loomcl.ir import instructions as ins
@@ -54,7 +54,7 @@ kernel void k(global float *out, global volatile float *in) {
 
 
 def _job(emit="object"):
-    return target.server_job(DEFAULT_OPTIONS, emit)
+    return llvm.server_job(DEFAULT_OPTIONS, emit)
 
 
 def test_an_llvm_assertion_is_an_error_and_the_next_compile_works():
