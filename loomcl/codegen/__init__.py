@@ -13,10 +13,10 @@ transforms.
 """
 from __future__ import annotations
 
-from ..ir.function import Function
-from ..options import DEFAULT_OPTIONS, CompilerOptions
 from ..abi.kernel import KernelSignature, ParamKind
+from ..ir.function import Function
 from ..llvmtext.errors import CodegenError
+from ..options import DEFAULT_OPTIONS, CompilerOptions
 from .entry import KernelModule, build_kernel_module
 
 __all__ = ["CodegenError", "KernelModule", "kernel_module"]

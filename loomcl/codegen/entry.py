@@ -18,20 +18,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..ir import instructions as ins
-from ..ir import types as ty
-from ..ir.function import Function
-from ..options import CompilerOptions
 from ..abi.kernel import (
     LAUNCH_FIELDS, LAUNCH_SCALAR_FIELDS, LOCAL_ALIGN, PRIVATE_ARENA_THRESHOLD, KernelSignature, ParamKind,
 )
+from ..ir import instructions as ins
+from ..ir import types as ty
+from ..ir.function import Function
 from ..llvmtext.errors import CodegenError
-from .check_ranges import group_test
-from .llvm_emitter import BodyEnvironment, FunctionEmitter, callee_symbol
-from .group_walk import tiled_decode, tiled_step
-from .llvm_group_test import dispatcher_text
 from ..llvmtext.module import LAUNCH_TYPE, ModuleText, quote
 from ..llvmtext.types import llvm_type
+from ..options import CompilerOptions
+from .check_ranges import group_test
+from .group_walk import tiled_decode, tiled_step
+from .llvm_emitter import BodyEnvironment, FunctionEmitter, callee_symbol
+from .llvm_group_test import dispatcher_text
 from .streaming_stores import streaming_lines
 
 _ATTRIBUTES = [

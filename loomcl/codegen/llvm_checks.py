@@ -15,8 +15,8 @@ out-of-bounds address must stay an address for the check to see it, not become p
 """
 from __future__ import annotations
 
-from ..ir import instructions as ins
 from ..abi.kernel import CHECK_RECORD_FIELDS
+from ..ir import instructions as ins
 from ..llvmtext.errors import CodegenError
 
 FAIL_SYMBOL = "loomcl.check.fail"

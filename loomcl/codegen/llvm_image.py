@@ -7,11 +7,11 @@ argument uses helpers specialized for its format, with no dispatch on the format
 loads the descriptor field (abi/image.py)."""
 from __future__ import annotations
 
+from ..devlib.images.function_text import field_offset
+from ..devlib.images.read import color_type, read_function, write_function
 from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.values import Argument, Constant
-from ..devlib.images.read import color_type, read_function, write_function
-from ..devlib.images.function_text import field_offset
 from ..llvmtext.types import llvm_type
 
 

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..ir import instructions as ins
-from ..ir import types as ty
 from ..devlib.math import (atan_double, erf_double, exp_log_double, gamma, gamma_double, hyperbolic_double,
                            inverse_trig, libm, pow, pow_double, root_double, trig, trig_double, wide)
+from ..ir import instructions as ins
+from ..ir import types as ty
 from ..llvmtext.errors import CodegenError
 from ..llvmtext.types import intrinsic_suffix, llvm_type
 

@@ -24,10 +24,10 @@ The last two are the option `vectorize_x` (`-loomcl-no-vectorize-x`).
 from __future__ import annotations
 
 from ..analysis.loops import Loop, LoopInfo
+from ..analysis.trip_count import MAX_UNROLLED_TRIPS, constant_trip_count
 from ..ir import instructions as ins
 from ..ir.function import Function, WorkItemLoop
 from ..ir.values import Constant
-from ..analysis.trip_count import MAX_UNROLLED_TRIPS, constant_trip_count
 
 MAX_TRIPS = MAX_UNROLLED_TRIPS
 MAX_UNROLLED_INSTRUCTIONS = 4096

@@ -13,12 +13,12 @@ nothing and gives -1. The helper has its own control flow, so the emitter's bloc
 """
 from __future__ import annotations
 
+from ..abi.kernel import LAUNCH_FIELDS
 from ..ir import instructions as ins
 from ..ir import types as ty
-from ..printf.record import CAPACITY_OFFSET, DATA_OFFSET, DROPPED_OFFSET, END_MARKER, record_layout
-from ..abi.kernel import LAUNCH_FIELDS
 from ..llvmtext.module import LAUNCH_TYPE, ModuleText
 from ..llvmtext.types import llvm_type
+from ..printf.record import CAPACITY_OFFSET, DATA_OFFSET, DROPPED_OFFSET, END_MARKER, record_layout
 
 
 def printf_helper(module: ModuleText, inst: ins.Printf) -> str:

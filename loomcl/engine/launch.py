@@ -21,10 +21,10 @@ import threading
 from loomcl import errors
 from loomcl.errors import status_code
 
+from . import pool as pool_module
 from .check_report import violation_error
 from .launch_errors import ROUTINE, raise_launch_failure
 from .launch_plan import LaunchPlan
-from . import pool as pool_module
 from .pool import get_pool
 from .printf_output import PrintfOutput
 

@@ -4,8 +4,8 @@ Why native: handing a launch to Python threads costs 80-160 µs on a VM (every w
 is a VM exit), while workers parked in JIT-ed code that spin on an atomic answer in about 1 µs
 (../shared/LLVMLITE.md, "Launch cost from Python"). So the whole hand-off lives here; the Python side
 (engine/pool.py) only starts the threads, sizes the arenas and calls `loomcl_pool_run` through ctypes
-(which releases the GIL). The IR is hand-written text, JIT-ed like every other module of this package
-(jit/llvm.py's compile_ir, under its lock): only the code generator runs on it, no IR pipeline.
+(which releases the GIL). The IR is hand-written text, JIT-ed in this process at the first launch
+(jit/llvm.py's compile_ir, under LLVM's one lock): only the code generator runs on it, no IR pipeline.
 
 Protocol (all shared state is in globals of this module; one launch at a time, the Python side holds
 a lock around `loomcl_pool_run`):

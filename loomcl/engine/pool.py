@@ -23,9 +23,9 @@ import threading
 import numpy as np
 
 from loomcl.abi.kernel import LOCAL_ALIGN
-from loomcl.host import available_cores
 from loomcl.engine.guard import CANCEL_SIGNAL, SLOT_BYTES, STATUS_FAULT, FaultRecord
 from loomcl.engine.native_pool import CHUNKS_PER_THREAD, MAX_CHUNK, NativePool
+from loomcl.host import available_cores
 
 INITIAL_ARENA_BYTES = 64 * 1024
 SIGINT = int(_signal.SIGINT)
@@ -46,7 +46,7 @@ def default_thread_count() -> int:
 
 
 class LaunchFailure:
-    """Why a launch stopped early: its status (pool_guard.STATUS_*) and, for a fault, what faulted."""
+    """Why a launch stopped early: its status (guard.STATUS_*) and, for a fault, what faulted."""
 
     __slots__ = ("status", "fault")
 

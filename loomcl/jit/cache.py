@@ -18,7 +18,7 @@ A cache that never breaks the build:
 - a hit touches the entry's modification time, and a store that takes the total past the limit
   deletes the least recently used entries (access times are unreliable: `noatime` mounts);
 - a directory that cannot be created or written warns once; the process then keeps its compiled code
-  in memory only (codegen's per-process memo), and unreadable entries are misses.
+  in memory only (the per-process memo of jit/__init__.py), and unreadable entries are misses.
 """
 from __future__ import annotations
 
@@ -30,8 +30,8 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..version import __version__
 from ..options import CompilerOptions
+from ..version import __version__
 from . import cache_entry
 from .cache_config import cache_directory, size_limit
 from .llvm import features, host_cpu, llvm_version

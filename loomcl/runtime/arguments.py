@@ -25,13 +25,13 @@ import struct
 
 import numpy as np
 
-from loomcl.abi.kernel import LOCAL_ALIGN, CheckRecord, KernelParam, ParamKind
 from loomcl.abi.image import ImageDescriptor
+from loomcl.abi.kernel import LOCAL_ALIGN, CheckRecord, KernelParam, ParamKind
 from loomcl.errors import LogicError, status_code
 
 from .buffer import Buffer
-from .local_memory import LocalMemory
 from .engine_api import buffer_streams
+from .local_memory import LocalMemory
 
 ROUTINE = "clSetKernelArg"
 

@@ -28,8 +28,8 @@ from .constants import (
     kernel_info,
     kernel_work_group_info,
 )
-from .event import Event, check_wait_list
 from .engine_api import LaunchPlan, Launcher, get_pool
+from .event import Event, check_wait_list
 
 ROUTINE = engine_api.ROUTINE
 MAX_CACHED_PLANS = 64

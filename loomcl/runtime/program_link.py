@@ -15,9 +15,9 @@ import dataclasses
 
 from loomcl.errors import LogicError, RuntimeError, status_code
 
+from . import compiler_api
 from .constants import program_binary_type
 from .context import Context
-from . import compiler_api
 from .program import Program, check_devices, compile_binary_units, compiler_output, option_string
 from .program_binary import ProgramBinary
 

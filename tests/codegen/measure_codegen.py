@@ -16,11 +16,11 @@ sys.path.insert(0, os.path.dirname(__file__))
 os.environ.setdefault("LOOMCL_CACHE_DIR", tempfile.mkdtemp())
 
 from loomcl import ir
-from loomcl.driver import backend
 from loomcl import jit
-from loomcl.options import DEFAULT_OPTIONS  # noqa: E402
+from loomcl.driver import backend
 from loomcl.ir import types as ty  # noqa: E402
 from loomcl.options import CompilerOptions  # noqa: E402
+from loomcl.options import DEFAULT_OPTIONS  # noqa: E402
 
 from codegen_helpers import GLOBAL, global_id, kernel, launch, work_item_loop  # noqa: E402
 from math_kernels import build_math  # noqa: E402

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from loomcl.driver import backend
 from loomcl import jit
-from loomcl.options import DEFAULT_OPTIONS
+from loomcl.driver import backend
 from loomcl.jit import cache
 from loomcl.options import CompilerOptions
+from loomcl.options import DEFAULT_OPTIONS
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]

@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 
 from loomcl import ir
-from loomcl.driver import backend
 from loomcl.codegen import CodegenError
+from loomcl.driver import backend
 from loomcl.ir import types as ty
 
 from codegen_helpers import CONSTANT, GLOBAL, LOCAL, global_id, kernel, launch, work_item_loop

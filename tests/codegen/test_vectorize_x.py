@@ -4,10 +4,10 @@ doubles a width of 16; with the rolled x loops (`roll_small_x_loops`) the tile l
 are vector loads across x, not scatters across y."""
 import re
 
+from loomcl import host
 from loomcl.driver import backend
 from loomcl.driver.compiler import build
 from loomcl.options import CompilerOptions
-from loomcl import host
 from loomcl.transforms.pipeline import work_group_function
 
 TILE_LOAD = r"""

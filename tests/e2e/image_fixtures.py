@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from loomcl.devlib.images import channels as C
 from loomcl.abi.image import ImageDescriptor, sampler_bits
+from loomcl.devlib.images import channels as C
 
 IMAGE_TYPE_CODES = {"image2d_t": 0x10F1, "image3d_t": 0x10F2, "image2d_array_t": 0x10F3, "image1d_t": 0x10F4,
                     "image1d_array_t": 0x10F5, "image1d_buffer_t": 0x10F6}

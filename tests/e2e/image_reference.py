@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from loomcl.devlib.images import channels as C
 from loomcl.abi.image import ADDRESS_CLAMP, ADDRESS_MIRRORED_REPEAT, ADDRESS_REPEAT, FILTER_LINEAR
+from loomcl.devlib.images import channels as C
 
 from image_fixtures import StandInImage
 

@@ -8,10 +8,10 @@ import pytest
 
 from e2e_helpers import launch
 from loomcl import frontend, jit
-import loomcl.jit.llvm
 from loomcl.driver import backend
 from loomcl.driver import compiler
 from loomcl.jit import cache
+import loomcl.jit.llvm
 
 ARITHMETIC = """
 __kernel void k(__global float *a, __global float *b, __global float *c, __global int *nan) {

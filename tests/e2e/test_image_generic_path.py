@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from loomcl.abi import kernel as abi
-from loomcl.devlib.images import channels as C
 from loomcl.abi.image import ADDRESS_CLAMP, ADDRESS_MIRRORED_REPEAT, FILTER_LINEAR, FILTER_NEAREST
+from loomcl.devlib.images import channels as C
 from loomcl.driver.compiler import build
 
 from image_fixtures import SPEC_FORMATS, StandInImage, StandInSampler

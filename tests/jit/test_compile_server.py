@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 import loomcl as cl
-from loomcl.jit import compile_client, llvm
 from loomcl.codegen import llvm_emitter
-from loomcl.jit.errors import JITError, LLVMFailure
 from loomcl.ir import instructions as ins
+from loomcl.jit import compile_client, llvm
+from loomcl.jit.errors import JITError, LLVMFailure
 from loomcl.options import DEFAULT_OPTIONS
 
 # Our own reduction of the loop-vectorizer bug (test_volatile.py): a guarded volatile load in a loop

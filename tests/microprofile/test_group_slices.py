@@ -8,8 +8,8 @@ from __future__ import annotations
 import itertools
 from types import SimpleNamespace
 
-from loomcl.engine.native_pool import RegionDesc
 from loomcl.engine.group_slices import GroupSlice
+from loomcl.engine.native_pool import RegionDesc
 
 LAUNCH = 1000  # a region's `launch` field: LAUNCH + its index, so the slice's descriptors name it
 

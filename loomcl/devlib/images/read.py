@@ -22,17 +22,17 @@ kernel passes, no access leaves the image. REPEAT and MIRRORED_REPEAT with unnor
 """
 from __future__ import annotations
 
-from ...ir import types as ty
-from ...ir.ops.images import ImageChannels, ImageGeometry
 from ...abi.image import (
     ADDRESS_CLAMP, ADDRESS_CLAMP_TO_EDGE, ADDRESS_MASK, ADDRESS_MIRRORED_REPEAT, ADDRESS_REPEAT, ADDRESS_SHIFT,
     FILTER_LINEAR, FILTER_SHIFT, NORMALIZED_COORDS,
 )
-from .store import write_texel_function
-from .function_text import F4, I4, FunctionText
-from .texel import border_color_function, format_suffix, read_texels_function, texels_type
+from ...ir import types as ty
+from ...ir.ops.images import ImageChannels, ImageGeometry
 from ...llvmtext.module import ModuleText
 from ...llvmtext.types import format_float
+from .function_text import F4, I4, FunctionText
+from .store import write_texel_function
+from .texel import border_color_function, format_suffix, read_texels_function, texels_type
 
 _SIZES = ("width", "height", "depth")
 

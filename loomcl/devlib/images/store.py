@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from ...ir import types as ty
 from ...ir.ops.images import ImageChannels
+from ...llvmtext.module import ModuleText
+from ...llvmtext.types import format_float
 from . import channels as C
 from .function_text import F4, I4, FunctionText
 from .texel import format_fields, format_suffix, texel_address
-from ...llvmtext.module import ModuleText
-from ...llvmtext.types import format_float
 
 _STORED = {1: "i8", 2: "i16", 4: "i32"}
 

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from ...ir import types as ty
 from ...ir.ops.images import ImageChannels
-from . import channels as C
-from .function_text import F4, I4, FunctionText
 from ...llvmtext.module import ModuleText
 from ...llvmtext.types import format_float
+from . import channels as C
+from .function_text import F4, I4, FunctionText
 
 _FLOAT = ImageChannels.FLOAT
 

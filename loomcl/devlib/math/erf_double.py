@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from ...ir import types as ty
 from ...ir.instructions import MathFunction as M
-from .pow_double import _DoublePowWriter
 from ...llvmtext.module import ModuleText
 from ...llvmtext.types import intrinsic_suffix, llvm_type
+from .pow_double import _DoublePowWriter
 
 SUPPORTED = {M.ERF, M.ERFC}
 

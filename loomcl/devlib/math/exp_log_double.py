@@ -19,9 +19,9 @@ import math
 
 from ...ir import types as ty
 from ...ir.instructions import MathFunction as M
-from .libm import _Writer
 from ...llvmtext.module import ModuleText
 from ...llvmtext.types import intrinsic_suffix
+from .libm import _Writer
 
 SUPPORTED = {M.EXP, M.EXP2, M.EXP10, M.LOG, M.LOG2, M.LOG10}
 

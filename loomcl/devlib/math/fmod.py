@@ -15,10 +15,10 @@ Double fmod's writer is devlib/math/fmod_double.py (53-bit residues do not fit t
 from __future__ import annotations
 
 from ...ir import types as ty
-from .libm import _Writer
-from .fmod_double import DoubleFmodWriter
 from ...llvmtext.module import ModuleText
 from ...llvmtext.types import intrinsic_suffix
+from .fmod_double import DoubleFmodWriter
+from .libm import _Writer
 
 
 def supports(t: ty.Type) -> bool:

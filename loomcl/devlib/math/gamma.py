@@ -21,9 +21,9 @@ import math
 
 from ...ir import types as ty
 from ...ir.instructions import MathFunction as M
-from .hyperbolic_double import _HyperbolicWriter
 from ...llvmtext.module import ModuleText
 from ...llvmtext.types import intrinsic_suffix, llvm_type
+from .hyperbolic_double import _HyperbolicWriter
 
 SUPPORTED = {M.TGAMMA, M.LGAMMA}
 

@@ -26,9 +26,9 @@ import math
 
 from ...ir import types as ty
 from ...ir.instructions import MathFunction as M
-from .pow_double import _DoublePowWriter
 from ...llvmtext.module import ModuleText
 from ...llvmtext.types import intrinsic_suffix
+from .pow_double import _DoublePowWriter
 
 SUPPORTED = {M.TGAMMA, M.LGAMMA}
 

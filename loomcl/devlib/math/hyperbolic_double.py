@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from ...ir import types as ty
 from ...ir.instructions import MathFunction as M
-from .exp_log_double import _ExpLogWriter
 from ...llvmtext.module import ModuleText
 from ...llvmtext.types import intrinsic_suffix
+from .exp_log_double import _ExpLogWriter
 
 SUPPORTED = {M.EXPM1, M.LOG1P, M.SINH, M.COSH, M.TANH, M.ASINH, M.ACOSH, M.ATANH}
 

@@ -15,9 +15,9 @@ import math
 
 from ...ir import types as ty
 from ...ir.instructions import MathFunction as M
-from .wide import _WideWriter
 from ...llvmtext.module import ModuleText
 from ...llvmtext.types import intrinsic_suffix
+from .wide import _WideWriter
 
 SUPPORTED = {M.ATAN, M.ATAN2, M.ASIN, M.ACOS}
 

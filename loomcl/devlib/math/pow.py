@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from ...ir import types as ty
 from ...ir.instructions import MathFunction
-from .libm import _Writer
 from ...llvmtext.module import ModuleText
 from ...llvmtext.types import intrinsic_suffix
+from .libm import _Writer
 
 SUPPORTED = {MathFunction.POW}
 

@@ -22,10 +22,10 @@ from decimal import Decimal, localcontext
 
 from ...ir import types as ty
 from ...ir.instructions import MathFunction
-from .exp_log_double import _EXP_POLY, _LN2_STEP
-from .pow import _PowWriter
 from ...llvmtext.module import ModuleText
 from ...llvmtext.types import intrinsic_suffix
+from .exp_log_double import _EXP_POLY, _LN2_STEP
+from .pow import _PowWriter
 
 SUPPORTED = {MathFunction.POW}
 

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from ...ir import types as ty
 from ...ir.instructions import MathFunction
-from .libm import _Writer
-from .trig import _pi_fixed
 from ...llvmtext.module import ModuleText
 from ...llvmtext.types import intrinsic_suffix
+from .libm import _Writer
+from .trig import _pi_fixed
 
 SUPPORTED = {MathFunction.SIN, MathFunction.COS, MathFunction.TAN}
 

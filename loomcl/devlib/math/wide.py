@@ -21,9 +21,9 @@ import math
 
 from ...ir import types as ty
 from ...ir.instructions import MathFunction as M
-from .pow import _PowWriter
 from ...llvmtext.module import ModuleText
 from ...llvmtext.types import intrinsic_suffix
+from .pow import _PowWriter
 
 SUPPORTED = {M.EXP10, M.EXPM1, M.LOG1P, M.CBRT, M.HYPOT, M.SINH, M.COSH, M.TANH, M.ASINH, M.ACOSH,
              M.ATANH}
