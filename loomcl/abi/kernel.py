@@ -124,7 +124,7 @@ class KernelSignature:
     params: tuple[KernelParam, ...]
     reqd_work_group_size: tuple[int, int, int] | None = None
     uses_printf: bool = False  # launches need a printf buffer (printf/record.py)
-    attributes: str = ""  # CL_KERNEL_ATTRIBUTES: the source's kernel attributes (compiler.py)
+    attributes: str = ""  # CL_KERNEL_ATTRIBUTES: the source's kernel attributes (driver/compiler.py)
 
 
 @dataclass(frozen=True)

@@ -101,7 +101,7 @@ _REPORTED_ATTRIBUTES = ("reqd_work_group_size", "work_group_size_hint", "vec_typ
 def kernel_attributes(decl: ast.FunctionDecl) -> str:
     """CL_KERNEL_ATTRIBUTES: the kernel's OpenCL C attributes as written in its source, space-separated
     (`vec_type_hint(float4) reqd_work_group_size(8,1,1)`); the spec leaves out the others."""
-    from .frontend.constfold import fold_int
+    from ..frontend.constfold import fold_int
 
     written = []
     for attr in decl.attributes:
