@@ -117,8 +117,8 @@ def _one_start(binary: Path, tests: list[str], options: list[str], env: dict, ti
 
 
 def _record(line: str, tests: list[str], outcomes: Outcomes) -> bool:
-    found = _RESULT.search(line)
-    if found and found["name"] in tests and found["name"] not in outcomes.tests:
+    found = next((m for m in _RESULT.finditer(line) if m["name"] in tests), None)  # " test passed: x passed"
+    if found and found["name"] not in outcomes.tests:
         outcomes.tests[found["name"]] = (PASSED if found["passed"] else FAILED if found["failed"]
                                          else NOT_SUPPORTED)
         return True

@@ -18,7 +18,8 @@ for name in last absent crashes hangs bad good; do  # its own order, as the CTS 
     case " $* " in *" $name "*) ;; *) continue;; esac
     echo "$name..."
     case $name in
-        good|last) echo "$name passed";;
+        good) echo "$name passed";;
+        last) echo " test passed: $name passed";;
         bad) echo "ERROR: something"; printf 'skipping the rest.'; echo "$name FAILED";;
         hangs) sleep 30;;
         crashes) kill -SEGV $$;;
