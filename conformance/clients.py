@@ -63,7 +63,7 @@ def clblast(icd: Path, timeout: float) -> dict:
 
 def clpeak(icd: Path, timeout: float) -> dict:
     output, seconds, late = run(["clpeak"], icd, timeout)
-    figures = re.findall(r"^\s+(\S[^:]*?)\s*:\s*([\d.]+)\s*$", output, re.MULTILINE)
+    figures = re.findall(r"^[ \t]+(\S[^:\n]*?)[ \t]*:[ \t]*([\d.]+)[ \t]*$", output, re.MULTILINE)
     return {"figures": len(figures), "values": dict(figures), "seconds": round(seconds), "timed out": late}
 
 
@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 found = function(icd, args.timeout)
             results.setdefault(client, {})[label] = found
-            print(f"clients: {label} {client}: {json.dumps(found)[:300]}", flush=True)
+            print(f"clients: {label} {client}: {json.dumps(found)}", flush=True)
     if args.json:
         args.json.write_text(json.dumps({"date": time.strftime("%Y-%m-%d %H:%M"), "results": results}, indent=1))
     return 0
