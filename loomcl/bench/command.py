@@ -19,7 +19,7 @@ import argparse
 import sys
 
 from .. import host
-from . import configs, icd_report, icd_section, impls, machine, noise, oracle, report, runner
+from . import configs, contention, icd_report, icd_section, impls, machine, noise, oracle, report, runner
 from . import report_ablation, report_baseline
 from .suite import select
 
@@ -57,6 +57,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--no-loomcl", action="store_true", help="do not run loomcl")
     p.add_argument("--no-icd", action="store_true",
                    help="leave out the ICD section (pyopencl on loomcl's ICD beside pyopencl on PoCL)")
+    p.add_argument("--contention", type=int, metavar="N",
+                   help="run the suite quiet, then beside N CPU-bound processes, and report the slowdowns")
     p.add_argument("--list", action="store_true", help="list the cases and exit")
     return p
 
@@ -170,6 +172,15 @@ def run_suite(args, cases, chosen, repeat: int, settings: dict, baseline: dict |
         log(f"[{index:2}/{len(cases)}] {case.name} ...")
         rows.append(runner.run_case(case, opened, repeat, args.quick))
         log(progress(index, len(cases), rows[-1]))
+    if args.contention:
+        loaded = []
+        with contention.Background(args.contention):
+            for index, case in enumerate(cases, 1):
+                log(f"[{index:2}/{len(cases)}] {case.name} beside {args.contention} busy processes ...")
+                loaded.append(runner.run_case(case, opened, repeat, args.quick))
+        table = contention.slowdowns(rows, loaded, shown)
+        print(contention.summary(table, shown, args.contention) + "\n")
+        settings["contention"] = {"busy": args.contention, "slowdowns": table}
     limits = limits.merge(machine.measure(opened, n, fma_iters, machine_repeat, threads))
 
     print(report.summary(rows, shown, limits, unavailable))
