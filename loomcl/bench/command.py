@@ -16,6 +16,7 @@ numpy on every row, 1 when any row mismatched or errored, 2 for bad arguments.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .. import host
@@ -54,6 +55,7 @@ def parser() -> argparse.ArgumentParser:
                    help="differences below PCT%% (or the runs' own spread, if larger) are noise "
                         "(default %(default)g)")
     p.add_argument("--no-pocl", action="store_true", help="do not run PoCL")
+    p.add_argument("--no-intel", action="store_true", help="do not run Intel's CPU runtime")
     p.add_argument("--no-loomcl", action="store_true", help="do not run loomcl")
     p.add_argument("--no-icd", action="store_true",
                    help="leave out the ICD section (pyopencl on loomcl's ICD beside pyopencl on PoCL)")
@@ -76,6 +78,12 @@ def open_implementations(args, chosen) -> tuple[list, list[str]]:
             (unavailable if isinstance(impl, str) else opened).append(impl)
     if not args.no_pocl:
         impl = impls.open_pocl()
+        (unavailable if isinstance(impl, str) else opened).append(impl)
+    if not args.no_intel:
+        if args.no_pocl and impls.names_loomcls_icd(os.environ.get("OCL_ICD_VENDORS")):
+            del os.environ["OCL_ICD_VENDORS"]
+        impls.show_intel_to_the_loader()
+        impl = impls.open_intel()
         (unavailable if isinstance(impl, str) else opened).append(impl)
     return opened, unavailable
 
