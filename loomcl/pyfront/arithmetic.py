@@ -7,7 +7,8 @@ for numbers that fit, Python's is given:
 
 * `/` is true division: integers are converted to float32 first (float64 if an operand is);
 * `//` and `%` round toward minus infinity (prelude.py), for integers and floats; the floor of a
-  float quotient is `floor(a / b)`. Mixing a signed and an unsigned integer in them is refused
+  float quotient is `floor(a / b)`; an integer divided by a constant power of two is shifted and
+  masked (the same answers, negative numbers included). Mixing a signed and an unsigned integer in them is refused
   (C would convert the signed one to unsigned: `-7 // 2u` would be huge);
 * comparisons of a signed with an unsigned integer compare the values (both widened to int64),
   not C's unsigned reinterpretation; a signed with a 64-bit unsigned integer is refused;
@@ -70,7 +71,13 @@ class ArithmeticTranslator:
             raise self.fail(node, f"'{symbol}' of a signed and an unsigned integer ('{lt}' and '{rt}'): "
                                   f"convert one of them, e.g. with np.int32(...) or np.uint32(...)")
         common = usual_arithmetic(lt, rt)
+        shift = _power_of_two(right)
         left, right = self.convert_to(left, common), self.convert_to(right, common)
+        if common.is_integer and shift is not None:  # exactly Python's floor rules, in one instruction
+            if symbol == "//":
+                return self.c_binary(A.BinaryOp.SHR, left, self.literal(shift, node), node)
+            return self.c_binary(A.BinaryOp.BIT_AND, left, self.convert_to(self.literal((1 << shift) - 1, node),
+                                                                         common), node)
         if common.is_integer and not common.signed:
             return self.c_binary(A.BinaryOp.DIV if symbol == "//" else A.BinaryOp.MOD, left, right, node)
         if common.is_floating and symbol == "//":
@@ -106,6 +113,14 @@ class ArithmeticTranslator:
                                       f"'{rt}'): convert one of them first")
             left, right = self.convert_to(left, T.LONG), self.convert_to(right, T.LONG)
         return self.c_binary(op, left, right, node)
+
+
+def _power_of_two(e: A.Expr) -> int | None:
+    """k when e is the integer constant 2**k (k >= 0): `x // 2**k` is `x >> k` and `x % 2**k` is
+    `x & (2**k - 1)` for every x, negative ones included (an arithmetic shift rounds down)."""
+    if isinstance(e, A.IntLiteral) and e.type.is_integer and e.value > 0 and e.value & (e.value - 1) == 0:
+        return e.value.bit_length() - 1
+    return None
 
 
 def _read_once(node) -> bool:
