@@ -49,6 +49,13 @@ def build_file(path: str, options: str = ""):
     return build_program([(k, tuple(k._annotations)) for k in file_kernels(path)], options)
 
 
+def file_program(context, path: str, options: str = ""):
+    """A loomcl Program of a file's kernels (the bench's Python twins)."""
+    from .decorators import executable_program
+
+    return executable_program(context, build_file(path, options), path, options)
+
+
 def translate_file(path: str):
     """The typed OpenCL C translation unit of a file's kernels (for --emit ast)."""
     program = ProgramTranslator()

@@ -104,13 +104,7 @@ class PythonKernel(PythonFunction):
         key = (context, types)
         found = self._kernels.get(key)
         if found is None:
-            from ..runtime.program import Program
-            from ..runtime.program_binary import ProgramBinary, UnitSource
-            from ..runtime.constants import program_binary_type
-
-            program = Program(context, f"// Python kernel {self.name}")
-            unit = UnitSource(f"// Python kernel {self.name} (no OpenCL C source)", self.options)
-            program.set_executable(self.compiled_program(types), ProgramBinary(program_binary_type.EXECUTABLE, (unit,)))
+            program = executable_program(context, self.compiled_program(types), self.name, self.options)
             found = self._kernels[key] = getattr(program, self.name)
         return found
 
@@ -157,6 +151,19 @@ class PythonKernel(PythonFunction):
 
     def __repr__(self) -> str:
         return f"<loomcl Python kernel {self.name}>"
+
+
+def executable_program(context, compiled, name: str, options: str = ""):
+    """A loomcl Program holding a CompiledProgram of Python kernels (its kernels are launched as any
+    Program's). Its binary names the kernels but holds no OpenCL C: it cannot be rebuilt from it."""
+    from ..runtime.constants import program_binary_type
+    from ..runtime.program import Program
+    from ..runtime.program_binary import ProgramBinary, UnitSource
+
+    program = Program(context, f"// Python kernels: {name}")
+    unit = UnitSource(f"// Python kernels: {name} (compiled from Python; no OpenCL C source)", options)
+    program.set_executable(compiled, ProgramBinary(program_binary_type.EXECUTABLE, (unit,)))
+    return program
 
 
 def _annotations(function) -> list:

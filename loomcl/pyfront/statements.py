@@ -112,7 +112,7 @@ class StatementTranslator:
             raise self.fail(target, f"'{target.id}' is an array; assign its elements")
         else:
             self.check_type_kept(decl, value, value_node)
-        return self.assignment(self.variable_ref(decl, target), value, node)
+        return [self.assignment(self.variable_ref(decl, target), value, node)]
 
     def check_type_kept(self, decl, value: A.Expr, node) -> None:
         """A float value cannot go into an integer variable silently: Python would change its type."""
