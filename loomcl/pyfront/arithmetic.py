@@ -9,7 +9,8 @@ for numbers that fit, Python's is given:
 * `//` and `%` round toward minus infinity (prelude.py), for integers and floats; the floor of a
   float quotient is `floor(a / b)`; an integer divided by a constant power of two is shifted and
   masked (the same answers, negative numbers included). Mixing a signed and an unsigned integer in them is refused
-  (C would convert the signed one to unsigned: `-7 // 2u` would be huge);
+  (C would convert the signed one to unsigned: `-7 // 2u` would be huge), unless the signed one is
+  a constant of at least zero (`u // 4`);
 * comparisons of a signed with an unsigned integer compare the values (both widened to int64),
   not C's unsigned reinterpretation; a signed with a 64-bit unsigned integer is refused;
 * `**` with a small constant integer exponent (0 to 8) multiplies; a float power is `pow`;
@@ -67,7 +68,8 @@ class ArithmeticTranslator:
         if not (lt.is_arithmetic and rt.is_arithmetic):
             raise self.fail(node, f"'{symbol}' takes two numbers here (not '{lt}' and '{rt}'); vectors "
                                   f"and pointers have no floor division")
-        if lt.is_integer and rt.is_integer and lt.signed != rt.signed and not (lt.is_bool or rt.is_bool):
+        if lt.is_integer and rt.is_integer and lt.signed != rt.signed and not (lt.is_bool or rt.is_bool) \
+                and not _non_negative_constant(left if lt.signed else right):
             raise self.fail(node, f"'{symbol}' of a signed and an unsigned integer ('{lt}' and '{rt}'): "
                                   f"convert one of them, e.g. with np.int32(...) or np.uint32(...)")
         common = usual_arithmetic(lt, rt)
@@ -113,6 +115,10 @@ class ArithmeticTranslator:
                                       f"'{rt}'): convert one of them first")
             left, right = self.convert_to(left, T.LONG), self.convert_to(right, T.LONG)
         return self.c_binary(op, left, right, node)
+
+
+def _non_negative_constant(e: A.Expr) -> bool:
+    return isinstance(e, A.IntLiteral) and e.value >= 0
 
 
 def _power_of_two(e: A.Expr) -> int | None:

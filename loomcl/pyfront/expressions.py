@@ -3,8 +3,8 @@
 `expr(node)` returns the expression as sema checked it (an lvalue for a variable or an element,
 to be read with `rvalue`). Literals: a Python int is an int32 where it fits (int64, then uint64,
 beyond), a float is a float32, True/False are the ints 1 and 0 (types.py). Comparisons chain as in
-Python (`a < b < c` is `a < b and b < c`, the middle operand read once: it must be a name or a
-constant); `and`, `or` and `not` give truth values (0 or 1), evaluating the right operand only
+Python (`a < b < c` is `a < b and b < c`, the middle operand evaluated once, into a hidden
+variable); `and`, `or` and `not` give truth values (0 or 1), evaluating the right operand only
 when needed, as Python does; `x if c else y` evaluates one arm.
 
 Indexing: `a[i]` an element of a pointer or array, `a[i, j]` (or `a[i][j]`) of a two-dimensional
@@ -108,19 +108,23 @@ class ExpressionTranslator:
         return result
 
     def expr_Compare(self, node: ast.Compare) -> A.Expr:
-        operands = [node.left, *node.comparators]
-        for middle in operands[1:-1]:
-            if not isinstance(middle, (ast.Name, ast.Constant)):
-                raise self.fail(middle, "the middle operand of a chained comparison must be a name or a "
-                                        "constant (it is read once per comparison)")
-        result = None
-        for op, left, right in zip(node.ops, operands, operands[1:]):
+        for op in node.ops:
             if type(op) not in _COMPARE:
                 raise self.fail(node, f"'{_OP_TEXT.get(type(op), type(op).__name__)}' is not supported in a "
                                       f"kernel (compare numbers with <, <=, >, >=, ==, !=)")
-            pair = self.comparison(_COMPARE[type(op)], self.rvalue(left), self.rvalue(right), node)
+        result, left = None, self.rvalue(node.left)
+        for i, (op, right_node) in enumerate(zip(node.ops, node.comparators)):
+            right = self.rvalue(right_node)
+            last = i == len(node.ops) - 1
+            saved = None
+            if not last and not isinstance(right_node, (ast.Name, ast.Constant)) and not right.type.is_error:
+                saved = self.temporary(right, right_node)  # a middle operand is evaluated once
+                right = self.sema.check(A.Assign(right.loc, checked(self.variable_ref(saved, right_node)),
+                                                 checked(right)))
+            pair = self.comparison(_COMPARE[type(op)], left, right, node)
             result = pair if result is None else self.sema.check(
                 A.Binary(self.loc(node), A.BinaryOp.LOGICAL_AND, checked(result), checked(pair)))
+            left = right if saved is None else self.sema.to_rvalue(self.variable_ref(saved, right_node))
         return result
 
     def expr_IfExp(self, node: ast.IfExp) -> A.Expr:
