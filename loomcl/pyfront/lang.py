@@ -90,7 +90,7 @@ private_array = DeviceFunction("private_array", "private_array")
 
 _namespace = globals()
 for _name in WORK_ITEM_FUNCTIONS:
-    _namespace[_name] = DeviceFunction(_name, "work_item", "get_" + _name if _name != "work_dim" else _name)
+    _namespace[_name] = DeviceFunction(_name, "work_item", "get_" + _name)
 for _name in ATOMICS:
     _namespace[_name] = DeviceFunction(_name, "atomic")
 for _name in BUILTINS:
