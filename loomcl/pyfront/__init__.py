@@ -27,7 +27,7 @@ from .lang import *  # noqa: F401,F403 - the device language (lang.__all__)
 
 LAZY = {"kernel": "decorators", "func": "decorators", "PythonKernel": "decorators",
         "PythonFunction": "decorators", "global_ptr": "types", "constant_ptr": "types", "local_ptr": "types",
-        "Global": "types", "Constant": "types", "Local": "types"}
+        "Global": "types", "Constant": "types", "Local": "types", "CompileError": "decorators"}
 
 __all__ = [*LAZY, *lang.__all__]
 

@@ -27,6 +27,7 @@ import threading
 import numpy as np
 
 from ..errors import LogicError, status_code
+from ..frontend.diagnostics import CompileError  # noqa: F401 - cl.CompileError: a kernel's source has errors
 from ..frontend import types as T
 from .types import PointerAnnotation, annotation_type, element_type, value_type
 

@@ -42,8 +42,6 @@ for _name in ("cbrt", "exp2"):  # Python 3.11
         MATH_FUNCTIONS[getattr(math, _name)] = _name
 INT_RESULTS = {math.floor, math.ceil, math.trunc}
 
-MATH_CONSTANTS = {"pi", "e", "tau", "inf", "nan"}  # plain floats: read like any global number
-
 PYTHON_BUILTINS = {builtins.abs: "abs", builtins.min: "min", builtins.max: "max", builtins.int: "int",
                    builtins.float: "float", builtins.bool: "bool", builtins.round: "round",
                    builtins.range: "range", np.abs: "abs", np.absolute: "abs", np.where: "where"}
@@ -81,6 +79,11 @@ def describe(value) -> str:
     """A short description of a Python object for an error message."""
     if is_module(value):
         return f"module '{value.__name__}'"
+    name = getattr(value, "__qualname__", getattr(value, "__name__", "?"))
+    if isinstance(value, types.BuiltinFunctionType):
+        return f"built-in function '{name}'"
+    if isinstance(value, types.FunctionType):
+        return f"Python function '{name}' (decorate it with @cl.func to call it in kernels)"
     if callable(value):
-        return f"{type(value).__name__} '{getattr(value, '__qualname__', getattr(value, '__name__', '?'))}'"
+        return f"{type(value).__name__} '{name}'"
     return f"{type(value).__name__} object"
