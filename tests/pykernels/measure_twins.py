@@ -1,0 +1,89 @@
+"""Measure the Python twins beside their OpenCL C twins (not a test: times belong to benchmarks).
+
+    python -m tests.pykernels.measure_twins [--quick] [--runs N] [--only NAME,...]
+
+For each pair: the build time of each (front half: translation or parsing, checking and lowering;
+total: that and the back half of every kernel the problem launches, run at the first launch, with
+the on-disk cache off so that LLVM runs), then N rounds alternating the two (the order flipped every
+round, so neither always runs on caches the other warmed), and the best run of each. The problems,
+launches and numpy checks are the bench's (loomcl/bench/suite/python_twins.py).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+os.environ["LOOMCL_CACHE_SIZE"] = "0"  # cold builds: LLVM runs for every kernel (before loomcl is imported)
+
+import numpy as np  # noqa: E402
+
+from loomcl.bench import runner  # noqa: E402
+from loomcl.bench.configs import CONFIGS  # noqa: E402
+from loomcl.bench.impls import open_loomcl  # noqa: E402
+from loomcl.bench.suite import python_twins  # noqa: E402
+
+
+def build_seconds(impl, case, problem) -> tuple[float, float, object]:
+    """(front half s, total s, Prepared) for one case: the total includes the first run."""
+    start = time.perf_counter()
+    prepared = runner.Prepared(impl, case, problem)
+    front = time.perf_counter() - start
+    prepared.run()
+    return front, time.perf_counter() - start, prepared
+
+
+def measure(c_case, py_case, impl, runs: int, quick: bool) -> dict:
+    problem = c_case.setup(c_case.quick if quick else c_case.full, np.random.default_rng(0))
+    reference = problem.reference()
+    c_front, c_total, c_ready = build_seconds(impl, c_case, problem)
+    py_front, py_total, py_ready = build_seconds(impl, py_case, problem)
+    for prepared in (c_ready, py_ready):
+        prepared.reset()
+        prepared.run()
+        agreement = prepared.check(reference, c_case.tolerance)
+        assert agreement.ok, agreement.message
+    best = {"c": float("inf"), "py": float("inf")}
+    for round_ in range(runs):
+        order = [("c", c_ready), ("py", py_ready)]
+        for name, prepared in order if round_ % 2 == 0 else reversed(order):
+            prepared.reset()
+            best[name] = min(best[name], prepared.run()[0])
+    return {"size": problem.size, "c_ms": best["c"] * 1e3, "py_ms": best["py"] * 1e3, "c_front_ms": c_front * 1e3,
+            "py_front_ms": py_front * 1e3, "c_build_ms": c_total * 1e3, "py_build_ms": py_total * 1e3}
+
+
+def warm_up_imports() -> None:
+    """Both front ends once, so that neither build time includes importing the compiler's modules."""
+    import loomcl as cl
+    from loomcl import compiler
+
+    @cl.kernel
+    def warm(a: cl.global_ptr(np.int32)):
+        a[cl.global_id(0)] = a[0] // 3 % 5
+
+    warm.compiled_program()
+    compiler.build("kernel void warm(global int *a) { a[get_global_id(0)] = a[0] / 3 % 5; }")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--runs", type=int, default=9)
+    p.add_argument("--only")
+    args = p.parse_args()
+    impl = open_loomcl(CONFIGS["default"], None)
+    warm_up_imports()
+    print(f"{'kernel':14} {'size':10} {'C ms':>8} {'Py ms':>8} {'run':>5}   {'C front':>8} {'Py front':>8}"
+          f" {'C build':>8} {'Py build':>8} {'build':>5}")
+    for c_case, py_case in zip(python_twins.C_TWINS, python_twins.CASES):
+        if args.only and c_case.name not in args.only.split(","):
+            continue
+        m = measure(c_case, py_case, impl, args.runs, args.quick)
+        print(f"{c_case.name:14} {m['size']:10} {m['c_ms']:8.2f} {m['py_ms']:8.2f} {m['py_ms'] / m['c_ms']:5.2f}   "
+              f"{m['c_front_ms']:8.1f} {m['py_front_ms']:8.1f} {m['c_build_ms']:8.1f} {m['py_build_ms']:8.1f} "
+              f"{m['py_build_ms'] / m['c_build_ms']:5.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
