@@ -175,6 +175,8 @@ def _annotations(function) -> list:
         if annotation is inspect.Parameter.empty:
             result.append(None)
             continue
+        if isinstance(annotation, str):  # `from __future__ import annotations`
+            annotation = _evaluate(annotation, function)
         t = annotation_type(annotation)
         if t is None:
             raise TypeError(f"{function.__qualname__}: the annotation of parameter '{name}' ({annotation!r}) is "
@@ -182,6 +184,21 @@ def _annotations(function) -> list:
                             f"cl.local_ptr(dtype), a numpy scalar type, int, float or a vector type")
         result.append(t)
     return result
+
+
+def _evaluate(text: str, function):
+    """A string annotation's value, in the function's globals and closure."""
+    namespace = dict(function.__globals__)
+    if function.__closure__:
+        for name, cell in zip(function.__code__.co_freevars, function.__closure__):
+            try:
+                namespace[name] = cell.cell_contents
+            except ValueError:
+                pass
+    try:
+        return eval(text, namespace)  # noqa: S307 - the program's own annotation, as typing.get_type_hints does
+    except Exception:  # noqa: BLE001 - reported as an annotation that is not a kernel type
+        return text
 
 
 def _host_buffer(context, array: np.ndarray, name: str):

@@ -111,7 +111,22 @@ def test_unannotated_parameters_need_a_launch_to_compile():
 
 
 def test_a_bad_annotation_is_reported_at_decoration():
-    with pytest.raises(TypeError, match=r"the annotation of parameter 'a' \('f32'\) is not a kernel type"):
+    with pytest.raises(TypeError, match=r"the annotation of parameter 'a' \('no_such_type'\) is not a kernel type"):
         @cl.kernel
-        def bad(a: "f32"):
+        def bad(a: "no_such_type"):
             pass
+    with pytest.raises(TypeError, match=r"the annotation of parameter 'b' \(<class 'list'>\) is not a kernel type"):
+        @cl.kernel
+        def also_bad(a: f32, b: list):
+            pass
+
+
+def test_string_annotations_are_evaluated(queue):
+    scale = 3
+
+    def kernel(a: "cl.global_ptr(np.float32)", factor: "np.float32"):
+        a[cl.global_id(0)] *= factor * scale
+
+    a = np.ones(4, f32)
+    cl.kernel(kernel)(queue, (4,), None, a, 2.0)
+    assert a.tolist() == [6.0] * 4
