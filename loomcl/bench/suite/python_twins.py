@@ -12,8 +12,8 @@ from . import compute, linalg, parallel, stream
 
 FAMILY = "python"
 SOURCES = {"saxpy": "stream.py", "stencil5": "stream.py", "transpose": "transpose.py", "reduce": "reduce.py",
-           "sgemmTiled": "linalg.py", "mandelbrot": "compute.py", "blackScholes": "compute.py",
-           "nbody": "compute.py", "histogram256": "parallel.py", "scan": "parallel.py"}
+           "sgemmTiled": "linalg.py", "mandelbrot": "mandelbrot.py", "blackScholes": "blackscholes.py",
+           "nbody": "nbody.py", "histogram256": "histogram.py", "scan": "scan.py"}
 
 C_TWINS = [case for case in (*stream.CASES, *compute.CASES, *linalg.CASES, *parallel.CASES)
            if case.name in SOURCES]
