@@ -80,6 +80,10 @@ def describe(value) -> str:
     if is_module(value):
         return f"module '{value.__name__}'"
     name = getattr(value, "__qualname__", getattr(value, "__name__", "?"))
+    from .lang import DeviceFunction
+
+    if isinstance(value, DeviceFunction):
+        return f"device function 'cl.{value.name}'"
     if isinstance(value, types.BuiltinFunctionType):
         return f"built-in function '{name}'"
     if isinstance(value, types.FunctionType):

@@ -144,7 +144,10 @@ class StatementTranslator:
                 return function(*[self.constant_value(arg) for arg in node.args])
             if isinstance(node, ast.Subscript):
                 return self.global_object(node.value)[self.constant_value(node.slice)]
-            return self.global_object(node)
+            found = self.global_object(node)
+            if found is names.MISSING:
+                raise self.fail(node, f"'{ast.unparse(node)}' is not a type")
+            return found
         except TypeError as exc:
             raise self.fail(node, str(exc)) from None
 

@@ -128,3 +128,37 @@ def test_a_plain_python_function_gets_a_hint():
         "plain_python(1)", "'plain_python' is a Python function 'plain_python' (decorate it with @cl.func to call "
                            "it in kernels), which a kernel cannot call (kernels call @cl.func helpers, loomcl's "
                            "device functions and math functions)", 12)
+
+
+REFUSED = [
+    ("x = lambda: 1", "2:9: error: a lambda is not supported in a kernel"),
+    ("a[0] = cl.global_id", "2:12: error: 'cl.global_id' is a device function 'cl.global_id', not a value a "
+                            "kernel can use"),
+    ("a[0:2] = 1", "2:7: error: slices are not supported in a kernel (index one element)"),
+    ("t = cl.local_array(f32, 0)", "2:29: error: an array's shape is a positive integer constant or a tuple of them"),
+    ("t = cl.local_array('x', 4)", "2:24: error: ''x'' is not a type"),
+    ("a[0] = cl.atomic_add(a, 0)", "2:12: error: cl.atomic_add(array, index, value) takes 3 arguments, not 2"),
+    ("for i in range(0, 10, 0):\n        pass", "2:27: error: range() step must not be zero"),
+    ("for i, j in range(3):\n        pass", "2:9: error: a kernel's for loop has one loop variable"),
+    ("a[0] = None", "2:12: error: a NoneType constant cannot be used in a kernel (numbers only)"),
+    ("a[0] = a[0] is None", "2:12: error: 'is' is not supported in a kernel (compare numbers with <, <=, >, >=, ==, !=)"),
+    ("x = cl.barrier()", "2:9: error: this call returns no value"),
+    ("while True:\n        pass\n    else:\n        pass", "5:9: error: while ... else is not supported in a kernel"),
+    ("i = 2\n    a[0] = i ** i", "3:12: error: an integer power needs a constant exponent from 0 to 8; for others "
+                                 "convert the base to a float"),
+]
+
+
+@pytest.mark.parametrize("body, expected", REFUSED, ids=[r[0].split("\n")[0] for r in REFUSED])
+def test_refused_constructs_name_the_reason(tmp_path, body, expected):
+    import importlib.util
+
+    path = tmp_path / "refused.py"
+    path.write_text(f"import numpy as np\nimport loomcl as cl\nf32 = np.float32\n\n\n"
+                    f"@cl.kernel\ndef k(a: cl.global_ptr(f32)):\n    {body}\n")
+    spec = importlib.util.spec_from_file_location("refused_kernel", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    line, rest = expected.split(":", 1)
+    log = build_log(module.k)
+    assert log.split("\n")[0] == f"{path}:{int(line) + 6}:{rest}"
