@@ -282,6 +282,8 @@ class StatementTranslator:
         if any(not (e.type.is_integer and e.type.is_scalar) for e in (start, stop, step) if not e.type.is_error):
             raise self.fail(node.iter, "range() takes integers")
         counter_type = start.type.unqualified()
+        if isinstance(start, A.IntLiteral) and start.value >= 0:  # range(n) of a uint n counts in uint
+            counter_type = stop.type.unqualified() if stop.type.is_integer else counter_type
         for e in (stop, step):
             if e.type.rank > counter_type.rank:
                 counter_type = e.type.unqualified()

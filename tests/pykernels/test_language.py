@@ -299,3 +299,19 @@ def test_math_builtins(queue):
                          np.clip(d, 0, 1) + d * 2 + 1, np.arctan2(d, 2) + np.hypot(d, 1), math.pi * d,
                          np.where(d > 1, d * d + 1, 1 / np.sqrt(d + 1))], axis=1)
     assert np.allclose(out.reshape(-1, 8), expected, rtol=2e-6, atol=1e-6)
+
+
+@cl.kernel
+def unsigned_ranges(out: cl.global_ptr(i32), n: u32):
+    total = 0
+    for k in range(n):            # counts in uint, like n
+        total += 1
+    for k in range(n, -1, -1):    # down to zero in a signed count: -1 is below every uint
+        total += 100
+    out[0] = total
+
+
+def test_ranges_over_unsigned_bounds(queue):
+    out = np.zeros(1, i32)
+    unsigned_ranges(queue, (1,), (1,), out, u32(5))
+    assert out[0] == 5 + 100 * 6
