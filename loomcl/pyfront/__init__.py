@@ -10,7 +10,7 @@ C produces, and handed to the compiler driver (compiler.build_from_module): work
 vectorization, checked mode, code generation, the cache and the runtime are shared, and nothing
 after the front-end knows the source was Python.
 
-Modules: decorators (@cl.kernel, @cl.func, launching, specializations), lang (the device language:
+Modules: decorators (@cl.kernel, launching, specializations), helpers (@cl.func), lang (the device language:
 cl.global_id, cl.barrier, cl.local_array, atomics, vector types), types (annotations, numpy <->
 OpenCL C types), source (positions in the Python file), program (kernels and helpers to one
 program), function / statements / expressions / arithmetic / calls (the translation), names (what
@@ -25,8 +25,8 @@ import importlib
 from . import lang
 from .lang import *  # noqa: F401,F403 - the device language (lang.__all__)
 
-LAZY = {"kernel": "decorators", "func": "decorators", "PythonKernel": "decorators",
-        "PythonFunction": "decorators", "global_ptr": "types", "constant_ptr": "types", "local_ptr": "types",
+LAZY = {"kernel": "decorators", "func": "helpers", "PythonKernel": "decorators",
+        "PythonFunction": "helpers", "global_ptr": "types", "constant_ptr": "types", "local_ptr": "types",
         "Global": "types", "Constant": "types", "Local": "types", "CompileError": "decorators"}
 
 __all__ = [*LAZY, *lang.__all__]

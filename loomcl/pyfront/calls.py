@@ -20,6 +20,7 @@ from ..frontend import ast as A
 from ..frontend import types as T
 from ..frontend.conversions import usual_arithmetic
 from . import lang, names
+from .helpers import PythonFunction
 from .sema import checked
 from .types import element_type
 
@@ -34,8 +35,9 @@ class CallTranslator:
         return self.call_of(callee, node)
 
     def call_of(self, callee, node: ast.Call) -> A.Expr:
-        from .decorators import PythonFunction, PythonKernel
-
+        if isinstance(callee, PythonFunction) and callee.is_kernel:
+            raise self.fail(node.func, f"a kernel cannot call the kernel '{callee.name}'; make the shared "
+                                       f"code a @cl.func helper")
         if isinstance(callee, PythonFunction):
             return self.helper_call(callee, node)
         if isinstance(callee, lang.DeviceFunction):
@@ -46,9 +48,6 @@ class CallTranslator:
             return self.math_call(callee, node)
         if _known(callee, names.PYTHON_BUILTINS):
             return getattr(self, "python_" + names.PYTHON_BUILTINS[callee])(node)
-        if isinstance(callee, PythonKernel):
-            raise self.fail(node.func, f"a kernel cannot call the kernel '{callee.name}'; make the shared "
-                                       f"code a @cl.func helper")
         raise self.fail(node.func, f"'{ast.unparse(node.func)}' is a {names.describe(callee)}, which a kernel "
                                    f"cannot call (kernels call @cl.func helpers, loomcl's device functions and "
                                    f"math functions)")

@@ -117,13 +117,13 @@ def _parameter_type(t: T.Type) -> T.Type:
 def build_program(kernels, options: str = ""):
     """A CompiledProgram of Python kernels: `kernels` lists (PythonKernel, parameter types).
     Raises frontend.CompileError (with every error of the sources) or OptionError."""
-    from ..compiler import on_deep_stack
+    from ..driver.compiler import on_deep_stack
 
     return on_deep_stack(lambda: _build_program(kernels, options))
 
 
 def _build_program(kernels, options: str):
-    from .. import compiler
+    from ..driver import compiler
     from ..lower import lower_program
 
     compiler.parse_build_options(options)  # a bad option fails before any translating

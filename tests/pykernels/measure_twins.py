@@ -96,7 +96,7 @@ def build_one(case_name: str) -> None:
 def warm_up_imports() -> None:
     """Both front ends once, so that neither build time includes importing the compiler's modules."""
     import loomcl as cl
-    from loomcl import compiler
+    from loomcl.driver import compiler
 
     @cl.kernel
     def warm(a: cl.global_ptr(np.int32)):

@@ -4,7 +4,7 @@ import textwrap
 import numpy as np
 
 import loomcl as cl
-from loomcl import compiler
+from loomcl.driver import compiler
 from loomcl.cli import main
 from loomcl.ir import print_module
 
