@@ -6,7 +6,7 @@
 
 The Python function's syntax tree is translated into OpenCL C's typed AST, checked by the OpenCL C
 front-end's own semantic analysis (sema.py), lowered by lower/ into the same kernel IR that OpenCL
-C produces, and handed to the compiler driver (compiler.build_from_module): work-group formation,
+C produces, and handed to the compiler driver (driver.compiler.build_from_module): work-group formation,
 vectorization, checked mode, code generation, the cache and the runtime are shared, and nothing
 after the front-end knows the source was Python.
 

@@ -45,7 +45,7 @@ def file_kernels(path: str) -> list[PythonKernel]:
 
 
 def build_file(path: str, options: str = ""):
-    """The CompiledProgram of a file's kernels (compiler.build's counterpart for Python)."""
+    """The CompiledProgram of a file's kernels (driver.compiler.build's counterpart for Python)."""
     return build_program([(k, tuple(k._annotations)) for k in file_kernels(path)], options)
 
 

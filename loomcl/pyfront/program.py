@@ -7,7 +7,7 @@ when a call first needs it, once per list of argument types (a specialization, a
 templates make them), and Python's `//` and `%` bring in their OpenCL C functions (prelude.py).
 The checks that span functions are sema's own (calls linked to definitions, recursion refused:
 every call is inlined). Then `lower.lower_program` gives the module in work-item form, and
-`compiler.build_from_module` the CompiledProgram: from there on nothing knows that the source was
+`driver.compiler.build_from_module` the CompiledProgram: from there on nothing knows that the source was
 Python (work-group formation, vectorization, checked mode, code generation, cache, launches).
 """
 from __future__ import annotations

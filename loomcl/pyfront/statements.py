@@ -281,12 +281,7 @@ class StatementTranslator:
         start, stop, step = (self.rvalue(n) for n in (start_node, stop_node, step_node))
         if any(not (e.type.is_integer and e.type.is_scalar) for e in (start, stop, step) if not e.type.is_error):
             raise self.fail(node.iter, "range() takes integers")
-        counter_type = start.type.unqualified()
-        if isinstance(start, A.IntLiteral) and start.value >= 0:  # range(n) of a uint n counts in uint
-            counter_type = stop.type.unqualified() if stop.type.is_integer else counter_type
-        for e in (stop, step):
-            if e.type.rank > counter_type.rank:
-                counter_type = e.type.unqualified()
+        counter_type = _counter_type(start, stop, step)
         statements = []
         stop_ref = self.loop_bound(stop, stop_node, statements)
         step_ref = self.loop_bound(step, step_node, statements)
@@ -345,6 +340,18 @@ class StatementTranslator:
 def assigned_in(nodes) -> set[str]:
     return {sub.id for node in nodes for sub in ast.walk(node)
             if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store)}
+
+
+def _counter_type(*bounds: A.Expr) -> T.Type:
+    """The type a range loop counts in: the widest of its bounds' types (constants of at least zero
+    fit any), or int64 when signed and unsigned bounds mix (`range(u, -1, -1)` must reach -1)."""
+    typed = [e.type.unqualified() for e in bounds if not (isinstance(e, A.IntLiteral) and e.value >= 0)]
+    if not typed:
+        return T.INT
+    widest = max(typed, key=lambda t: t.rank)
+    if len({t.signed for t in typed}) > 1:
+        return T.LONG if widest.rank <= T.LONG.rank else widest
+    return widest
 
 
 def _range_parts(args, node):
