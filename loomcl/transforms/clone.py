@@ -1,7 +1,7 @@
 """Deep copies of functions and modules, mapping every value and block to its copy.
 
 The pipeline runs once per (kernel, local size) and rewrites the kernel in place, so it works on a
-fresh copy of the module each time; the frontend's module stays as lowering made it.
+fresh copy of the kernel's call tree each time; the frontend's module stays as lowering made it.
 
 `clone_instruction` copies one instruction (the instruction clones itself: `Instruction.clone`)
 and `remap_instruction` points its operands and blocks at copies; `clone_blocks` copies a set of
@@ -71,8 +71,10 @@ def clone_function(function: Function, name: str | None = None, values: dict | N
     return new
 
 
-def clone_module(module: Module) -> Module:
-    """A deep copy: globals, functions, and calls retargeted to the copied callees."""
+def clone_module(module: Module, roots: list[str] | None = None) -> Module:
+    """A deep copy: globals, functions, and calls retargeted to the copied callees. With `roots`
+    (function names), only those functions and what they call, directly or not: a kernel's call
+    tree is all its work-group function needs, and a program may hold hundreds of others."""
     new = Module()
     values: dict[Value, Value] = {}
     for var in module.globals:
@@ -80,10 +82,23 @@ def clone_module(module: Module) -> Module:
                                   None if var.initializer is None else list(var.initializer))
         values[var] = copy_var
         new.globals.append(copy_var)
-    for function in module.functions.values():
+    functions = module.functions.values() if roots is None else call_tree(module, roots)
+    for function in functions:
         new.add_function(clone_function(function, values=dict(values)))
     for function in new.functions.values():
         for inst in function.instructions():
             if isinstance(inst, ins.Call):
                 inst.callee = new.functions[inst.callee.name]
     return new
+
+
+def call_tree(module: Module, roots: list[str]) -> list[Function]:
+    """The functions named `roots` and every function they call, transitively, in module order."""
+    reached, pending = set(), [module.functions[name] for name in roots]
+    while pending:
+        function = pending.pop()
+        if function in reached:
+            continue
+        reached.add(function)
+        pending += [inst.callee for inst in function.instructions() if isinstance(inst, ins.Call)]
+    return [f for f in module.functions.values() if f in reached]
