@@ -27,6 +27,7 @@ from . import codegen, frontend
 from .codegen.abi import KernelParam, KernelSignature, ParamKind, WorkGroupFunction
 from .frontend import ast
 from .frontend import types as ft
+from .gc_pause import collector_paused
 from .options import LLVM_FLAG_ORDER, CompilerOptions, math_flags
 
 _KIND_OF_SPACE = {
@@ -185,7 +186,8 @@ class CompiledProgram:
         from .codegen import compile_work_group
 
         options = self.options.with_switches(variant)
-        function = self._work_group_ir(kernel_name, local_size, options.replace(ids_fit_int=ids_fit_int))
+        with collector_paused():
+            function = self._work_group_ir(kernel_name, local_size, options.replace(ids_fit_int=ids_fit_int))
         options = options.replace(image_formats=image_formats, streaming=streaming)
         return compile_work_group(function, self.kernels[kernel_name], options)
 
@@ -209,7 +211,7 @@ def compile_unit(source: str, options: str = "", headers: dict[str, str] | None 
                  filename: str = "<kernel>") -> CompiledUnit:
     """Front half for one unit of a program linked later; raises frontend.CompileError /
     frontend.OptionError. `headers`: `#include` name -> text (clCompileProgram's headers)."""
-    return on_deep_stack(lambda: _compile_unit(source, options, headers or {}, filename))
+    return on_deep_stack(lambda: _paused(_compile_unit, source, options, headers or {}, filename))
 
 
 def _compile_unit(source: str, options: str, headers: dict[str, str], filename: str) -> CompiledUnit:
@@ -235,7 +237,8 @@ def link(units: list[CompiledUnit], options: str = "") -> CompiledProgram | None
     _check_pass_names(compiler_options)
     codegen.expect_compiles(compiler_options)
     link_options = frontend.parse_link_options(rest)
-    module = link_modules([unit.module for unit in units], require_all=not link_options.create_library)
+    with collector_paused():
+        module = link_modules([unit.module for unit in units], require_all=not link_options.create_library)
     if link_options.create_library:
         return None
     kernels = {name: dataclasses.replace(signature, uses_printf=calls_printf(module, module.functions[name]))
@@ -263,7 +266,12 @@ def linked_options(options: CompilerOptions, units: list[CompiledUnit], link_mat
 
 def build(source: str, options: str = "", filename: str = "<kernel>") -> CompiledProgram:
     """Front half of the compiler; raises frontend.CompileError / frontend.OptionError."""
-    return on_deep_stack(lambda: _build(source, options, filename))
+    return on_deep_stack(lambda: _paused(_build, source, options, filename))
+
+
+def _paused(stage, *args):
+    with collector_paused():
+        return stage(*args)
 
 
 def _build(source: str, options: str, filename: str) -> CompiledProgram:
@@ -274,7 +282,7 @@ def _build(source: str, options: str, filename: str) -> CompiledProgram:
     codegen.expect_compiles(compiler_options)
     build_options = frontend.parse_options(rest)
     unit = frontend.parse_program(source, build_options, filename)
-    module = lower_program(unit)
+    module = lower_program(unit, reachable_only=True)
     kernels = {decl.name: kernel_signature(decl, module) for decl in unit.kernels}
     return CompiledProgram(module, kernels, compiler_options.with_build_options(build_options),
                            build_log=unit.warnings, arg_info=build_options.kernel_arg_info)
