@@ -25,6 +25,7 @@ import numpy as np
 
 from . import codegen, frontend
 from .codegen.abi import KernelParam, KernelSignature, ParamKind, WorkGroupFunction
+from .compile_stages import timed
 from .frontend import ast
 from .frontend import types as ft
 from .gc_pause import collector_paused
@@ -186,7 +187,7 @@ class CompiledProgram:
         from .codegen import compile_work_group
 
         options = self.options.with_switches(variant)
-        with collector_paused():
+        with collector_paused(), timed("transforms"):
             function = self._work_group_ir(kernel_name, local_size, options.replace(ids_fit_int=ids_fit_int))
         options = options.replace(image_formats=image_formats, streaming=streaming)
         return compile_work_group(function, self.kernels[kernel_name], options)
@@ -220,8 +221,10 @@ def _compile_unit(source: str, options: str, headers: dict[str, str], filename: 
     compiler_options, rest = CompilerOptions.split(options or "")
     _check_pass_names(compiler_options)
     build_options = frontend.parse_options(rest)
-    unit = frontend.parse_program(source, build_options, filename, headers, separate=True)
-    module = lower_program(unit)
+    with timed("frontend"):
+        unit = frontend.parse_program(source, build_options, filename, headers, separate=True)
+    with timed("lowering"):
+        module = lower_program(unit)
     kernels = {decl.name: kernel_signature(decl) for decl in unit.kernels}
     return CompiledUnit(module, kernels, compiler_options.with_build_options(build_options),
                         build_log=unit.warnings, arg_info=build_options.kernel_arg_info)
@@ -237,7 +240,7 @@ def link(units: list[CompiledUnit], options: str = "") -> CompiledProgram | None
     _check_pass_names(compiler_options)
     codegen.expect_compiles(compiler_options)
     link_options = frontend.parse_link_options(rest)
-    with collector_paused():
+    with collector_paused(), timed("link"):
         module = link_modules([unit.module for unit in units], require_all=not link_options.create_library)
     if link_options.create_library:
         return None
@@ -281,8 +284,10 @@ def _build(source: str, options: str, filename: str) -> CompiledProgram:
     _check_pass_names(compiler_options)
     codegen.expect_compiles(compiler_options)
     build_options = frontend.parse_options(rest)
-    unit = frontend.parse_program(source, build_options, filename)
-    module = lower_program(unit, reachable_only=True)
+    with timed("frontend"):
+        unit = frontend.parse_program(source, build_options, filename)
+    with timed("lowering"):
+        module = lower_program(unit, reachable_only=True)
     kernels = {decl.name: kernel_signature(decl, module) for decl in unit.kernels}
     return CompiledProgram(module, kernels, compiler_options.with_build_options(build_options),
                            build_log=unit.warnings, arg_info=build_options.kernel_arg_info)

@@ -30,6 +30,7 @@ import dataclasses
 import threading
 from dataclasses import dataclass
 
+from ..compile_stages import timed
 from ..ir.function import Function
 from ..options import DEFAULT_OPTIONS, CompilerOptions
 from . import cache, compile_client, jit, target
@@ -74,7 +75,10 @@ def compile_work_group(function: Function, params: Params = None,
                        options: CompilerOptions = DEFAULT_OPTIONS) -> WorkGroupFunction:
     """Native code for one kernel at one local size; the result's `address` is an abi.ENTRY_CTYPE.
     Raises LLVMFailure (a CompileError) if LLVM fails on it."""
-    compiled = _compile(kernel_module(function, params, options), options)
+    with timed("llvm-ir"):
+        module = kernel_module(function, params, options)
+    with timed("llvm"):
+        compiled = _compile(module, options)
     if options.checked:  # the sites' locations are not in the key: the same code may serve other source
         return dataclasses.replace(compiled, check_sites=tuple(function.check_sites))
     return compiled
