@@ -123,6 +123,7 @@ class CompiledProgram:
     """Built with -cl-kernel-arg-info: clGetKernelArgInfo may answer."""
     _functions: dict = field(default_factory=dict)
     _image_formats: dict = field(default_factory=dict)  # kernel name -> the format tuples specialized for
+    _inlined_kernels: dict = field(default_factory=dict)  # kernel name -> Future of its inlined module
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def local_variable_bytes(self, kernel_name: str) -> int:
@@ -144,7 +145,29 @@ class CompiledProgram:
     def _work_group_ir(self, kernel_name: str, local_size, options: CompilerOptions):
         from .transforms.pipeline import work_group_function
 
-        return work_group_function(self.module, kernel_name, tuple(local_size), options)
+        return work_group_function(self._inlined(kernel_name), kernel_name, tuple(local_size), options)
+
+    def _inlined(self, kernel_name: str):
+        """A module holding the kernel with every call inlined (and the program's globals): the
+        pipeline's first step, the same for every local size and variant, so done once per kernel;
+        each compile then clones this one function instead of inlining the call tree again."""
+        from .transforms.inline import inlined_kernel
+
+        if kernel_name not in self.module.functions:
+            return self.module  # the pipeline reports the unknown kernel
+        with self._lock:
+            found = self._inlined_kernels.get(kernel_name)
+            owner = found is None
+            if owner:
+                found = self._inlined_kernels[kernel_name] = Future()
+        if owner:
+            try:
+                found.set_result(inlined_kernel(self.module, kernel_name))
+            except BaseException as exc:
+                with self._lock:
+                    del self._inlined_kernels[kernel_name]
+                found.set_exception(exc)
+        return found.result()
 
     def work_group_function(self, kernel_name: str, local_size: tuple[int, int, int],
                             ids_fit_int: bool = False, image_formats: tuple = (),
