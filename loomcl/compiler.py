@@ -148,10 +148,12 @@ class CompiledProgram:
         return work_group_function(self._inlined(kernel_name), kernel_name, tuple(local_size), options)
 
     def _inlined(self, kernel_name: str):
-        """A module holding the kernel with every call inlined (and the program's globals): the
-        pipeline's first step, the same for every local size and variant, so done once per kernel;
-        each compile then clones this one function instead of inlining the call tree again."""
+        """A module holding the kernel with every call inlined and its variables in SSA form (and
+        the program's globals): the pipeline's first two steps, the same for every local size,
+        variant and option, so done once per kernel; each compile then clones this one function
+        (the pipeline's inline and mem2reg find nothing left to do)."""
         from .transforms.inline import inlined_kernel
+        from .transforms.mem2reg import promote
 
         if kernel_name not in self.module.functions:
             return self.module  # the pipeline reports the unknown kernel
@@ -162,7 +164,9 @@ class CompiledProgram:
                 found = self._inlined_kernels[kernel_name] = Future()
         if owner:
             try:
-                found.set_result(inlined_kernel(self.module, kernel_name))
+                module = inlined_kernel(self.module, kernel_name)
+                promote(module.functions[kernel_name])
+                found.set_result(module)
             except BaseException as exc:
                 with self._lock:
                     del self._inlined_kernels[kernel_name]
