@@ -109,3 +109,16 @@ def test_replace_all_uses_rewrites_every_slot_of_a_user():
     half = ir.Constant(ty.f32, 0.5)
     a.replace_all_uses_with(half)
     assert sq.operands == (half, half) and not a.users
+
+
+def test_printer_numbers_values_that_share_a_name_in_order():
+    f = ir.Function("k", ty.void, [ty.f32, ty.f32], ["x", "x.2"], is_kernel=True)
+    b = ir.Builder(f.add_block("entry"))
+    v = f.params[0]
+    for _ in range(4):
+        v = b.binary(ir.BinaryOpcode.FADD, v, f.params[1], "x")
+    b.ret()
+    text = ir.print_function(f)
+    assert "(f32 %x, f32 %x.2)" in text
+    assert [line.split(" = ")[0].strip() for line in text.splitlines() if " = " in line] == \
+        ["%x.1", "%x.3", "%x.4", "%x.5"]  # x.2 is the parameter's
