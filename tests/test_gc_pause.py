@@ -2,7 +2,7 @@
 import gc
 import threading
 
-from loomcl.gc_pause import collector_paused
+from loomcl.driver.gc_pause import collector_paused
 
 
 def test_pauses_nest_and_restore_the_collector():

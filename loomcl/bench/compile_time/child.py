@@ -7,7 +7,7 @@ program's chosen kernel on one work-group of 64 work-items, with a zeroed 64 KiB
 pointer parameter, 4 KiB of local memory for every `__local` one and 0 for every number: enough for
 hashcat's kernels (their work-item count parameter is 0, so they return at once) and the generated
 ones; what it times is building the work-group function. loomcl's stages come from
-loomcl.compile_stages.
+loomcl.driver.compile_stages.
 """
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def measure(kind: str, program: dict) -> dict:
         return {"status": "unavailable", "reason": impl}
     stages = None
     if kind == "loomcl":
-        from loomcl import compile_stages
+        from loomcl.driver import compile_stages
 
         compile_stages.reset()
     start = time.perf_counter()
