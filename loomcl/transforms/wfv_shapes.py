@@ -79,11 +79,14 @@ def unsupported(function: Function, loop: WorkItemLoop, loops: LoopInfo, everywh
         return "the loop header has phis besides its counter"
     body = loop.blocks - {loop.latch}
     has_inner_loop = False
+    trips: dict = {}  # inner loop -> its constant trip count (asked once per loop, not per block of it)
     for block in body:
         inner = loops.loop_of(block)
-        if inner is not None and inner.header is not loop.header and inner.header in body and (
-                constant_trip_count(inner, function.local_size, MAX_UNROLLED_TRIPS) is None):
-            has_inner_loop = True
+        if inner is not None and inner.header is not loop.header and inner.header in body:
+            if inner not in trips:
+                trips[inner] = constant_trip_count(inner, function.local_size, MAX_UNROLLED_TRIPS)
+            if trips[inner] is None:
+                has_inner_loop = True
         for inst in block.instructions:
             reason = _UNSUPPORTED.get(type(inst))
             if reason is None and type(inst).__module__.endswith("images"):
