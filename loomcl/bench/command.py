@@ -5,6 +5,10 @@ through pyopencl on loomcl's ICD beside pyopencl on PoCL and loomcl's own API, i
 selected like a family of cases: it runs by default, `--only icd` runs it alone, `--no-icd` leaves it
 out.
 
+`--compile` runs the compile-time section instead (compile_time/section.py): large programs (generated
+ones, and hashcat's kernels when installed) built cold and launched once on loomcl and PoCL, with
+loomcl's time per compiler stage; with `--quick`, the small generated program alone.
+
 `--ablation` adds a loomcl variant for every technique of configs.py, each with that one technique off,
 and prints what each is worth per kernel (report_ablation.py); `--baseline PATH` sets this run beside an
 earlier `--json` record (report_baseline.py); `--record PATH` prints those tables for a saved record
@@ -61,6 +65,9 @@ def parser() -> argparse.ArgumentParser:
                    help="leave out the ICD section (pyopencl on loomcl's ICD beside pyopencl on PoCL)")
     p.add_argument("--contention", type=int, metavar="N",
                    help="run the suite quiet, then beside N CPU-bound processes, and report the slowdowns")
+    p.add_argument("--compile", action="store_true",
+                   help="instead of the suite: cold build + first launch of large programs, loomcl beside PoCL, "
+                        "with loomcl's time per compiler stage")
     p.add_argument("--list", action="store_true", help="list the cases and exit")
     return p
 
@@ -106,6 +113,8 @@ def icd_selected(args) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.compile:
+        return run_compile(args)
     cases = select(args.only)
     if args.list:
         print(list_cases(cases))
@@ -228,6 +237,20 @@ def replay(args, record: dict, baseline: dict | None) -> int:
         return 2
     comparisons(args, record, baseline, args.record)
     return 0
+
+
+def run_compile(args) -> int:
+    from .compile_time import section
+
+    kinds = [k for k in section.IMPLEMENTATIONS if not (k == "pocl" and args.no_pocl or k == "loomcl" and args.no_loomcl)]
+    rows = section.run(args.quick, kinds, log)
+    print(section.summary(rows))
+    if args.json:
+        record = report.header({"quick": args.quick, "compile": True})
+        record["compile"] = section.to_json(rows)
+        report.write_json(args.json, record)
+        log(f"wrote {args.json}")
+    return section.exit_status(rows)
 
 
 def run_icd(args, repeat: int) -> icd_section.IcdSection:
