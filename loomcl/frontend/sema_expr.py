@@ -106,9 +106,6 @@ class ExpressionChecker(VectorChecker, HalfChecker):
     def check_FloatLiteral(self, e: A.FloatLiteral) -> A.Expr:
         return self.refuse_half_literal(e) or e
 
-    def check_StringLiteral(self, e: A.StringLiteral) -> A.Expr:
-        return self.error(e, "string literals are not supported outside printf")
-
     def check_VarRef(self, e: A.VarRef) -> A.Expr:
         decl = self.lookup(e.name)
         if decl is None and e.name in unsupported.CONSTANTS:

@@ -21,3 +21,64 @@ def test_loopy_style_restrict_pointers(run_kernel, rng):
     a = rng.random(100, dtype=np.float32)
     _, out = run_kernel(LOOPY, "loopy_kernel", (112,), (16,), a, np.zeros(100, np.float32), np.int32(100))
     np.testing.assert_array_equal(out, 2 * a)
+
+
+HASHCAT_STYLE = """
+#include M2S(INCLUDE_PATH/inc_scale.h)
+#ifdef DROPPED
+#error "-U did not undefine DROPPED"
+#endif
+__kernel void scaled(__global int *out) {
+    int i = get_global_id(0);
+    out[i] = i * SCALE + OFFSET + sizeof(GREETING);
+}
+"""
+
+
+def test_hashcat_style_build_options(run_kernel, tmp_path):
+    """hashcat's options: function-like -D macros, a computed #include of a stringized path, values
+    with spaces and quotes as a shell splits them, and -U after -D."""
+    (tmp_path / "inc_scale.h").write_text("#define OFFSET (SCALE * 100)\n")
+    options = ["-D XM2S(x)=#x", "-D M2S(x)=XM2S(x)", f"-D INCLUDE_PATH={tmp_path}", f"-I {tmp_path}",
+               "-D 'SCALE=(2 + 1)'", '-DGREETING=\\"hello\\"', "-DDROPPED -UDROPPED", "-w"]
+    (out,) = run_kernel(HASHCAT_STYLE, "scaled", (16,), (4,), np.zeros(16, np.int32), options=" ".join(options))
+    np.testing.assert_array_equal(out, np.arange(16) * 3 + 300 + 6)
+
+
+STRINGS = """
+__constant char greeting[] = "hello";
+__constant char fixed[3] = "abc";
+__constant char table[2][4] = {"ab", "cde"};
+typedef struct { int id; char name[8]; } rec;
+__constant rec recs[2] = {{1, "one"}, {2, "two"}};
+
+int length(const __constant char *s) { int n = 0; while (s[n]) n++; return n; }
+
+__kernel void strings(__global int *out) {
+    char priv[] = "xyz";
+    char braced[6] = {"ab"};
+    __constant char *p = "pointer!";
+    rec r = {7, "seven"};
+    out[0] = sizeof(greeting);
+    out[1] = greeting[1];
+    out[2] = fixed[2];
+    out[3] = table[1][2];
+    out[4] = recs[1].name[1];
+    out[5] = priv[2] + sizeof(priv) * 1000;
+    out[6] = braced[1] + braced[4] * 1000 + sizeof(braced) * 100000;
+    out[7] = length(p);
+    out[8] = length("a literal");
+    out[9] = r.name[4];
+    out[10] = "index"[2];
+    out[11] = sizeof("four");
+}
+"""
+
+
+def test_string_literals_outside_printf(run_kernel):
+    """The CTS's and hashcat's uses: __constant char arrays, private char arrays, struct members,
+    literals passed to `const __constant char *`."""
+    (out,) = run_kernel(STRINGS, "strings", (1,), (1,), np.zeros(12, np.int32))
+    expected = [6, ord("e"), ord("c"), ord("e"), ord("w"), ord("z") + 4000, ord("b") + 600000, 8, 9,
+                ord("n"), ord("d"), 5]
+    np.testing.assert_array_equal(out, expected)

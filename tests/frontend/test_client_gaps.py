@@ -23,3 +23,33 @@ def test_restrict_spellings_qualify_pointers(spelling):
 def test_gnu_const_and_volatile_spellings(spelling, qualifier):
     unit = compile_ok(f"__kernel void k(__global {spelling} int *p) {{ }}")
     assert getattr(unit.functions[0].params[0].type.pointee.quals, qualifier)
+
+
+def test_string_literal_initializers_become_element_values():
+    unit = compile_ok('__constant char s[] = "ab"; __constant uchar u[2] = "\\xff\\x01"; '
+                      '__constant char z[4] = {"x"};')
+    s, u, z = unit.globals
+    assert s.type.length == 3 and [i.value for i in s.init.items] == [97, 98, 0]
+    assert u.type.length == 2 and [i.value for i in u.init.items] == [255, 1]  # no room: NUL dropped
+    assert [i.value for i in z.init.items] == [120, 0]  # the rest is zero
+
+
+def test_a_string_literal_elsewhere_is_a_constant_char_array():
+    unit = compile_ok('int f(__constant char *s) { return s[0]; } '
+                      '__kernel void k(__global int *o) { o[0] = f("abc") + f("abc") + "xy"[1]; }')
+    strings = [g for g in unit.globals if g.name == ".str"]
+    assert [g.type for g in strings] == [T.with_address_space(T.array_of(T.CHAR, 4), T.AddressSpace.CONSTANT),
+                                         T.with_address_space(T.array_of(T.CHAR, 3), T.AddressSpace.CONSTANT)]
+
+
+def test_too_long_string_initializer_warns_as_clang_does():
+    log = compile_log('__constant char s[2] = "abc";', "-Werror")
+    assert log == ("t.cl:1:24: error: initializer-string for char array is too long "
+                   "[-Werror,-Wexcess-initializers]\n"
+                   '__constant char s[2] = "abc";\n'
+                   "                       ^")
+
+
+def test_a_string_literal_cannot_initialize_a_private_char_pointer():
+    log = compile_log('__kernel void k() { char *p = "abc"; }', "-cl-std=CL1.2")
+    assert "error: initializing '__private char *' with an expression of incompatible type '__constant char *'" in log
