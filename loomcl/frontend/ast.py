@@ -468,11 +468,13 @@ class GotoStmt(Stmt):
 
 @dataclass(eq=False)
 class EnumConstant:
-    """One enumerator; `value` is its expression as written, then (sema) its int value."""
+    """One enumerator; `value` is its expression as written, then (sema) its value, of `type`
+    (int, or the enum's wider underlying type for a value outside int's range)."""
 
     loc: Location
     name: str
     value: Optional[object] = None
+    type: Optional[Type] = None
 
 
 @dataclass(eq=False)

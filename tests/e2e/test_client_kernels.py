@@ -82,3 +82,23 @@ def test_string_literals_outside_printf(run_kernel):
     expected = [6, ord("e"), ord("c"), ord("e"), ord("w"), ord("z") + 4000, ord("b") + 600000, 8, 9,
                 ord("n"), ord("d"), 5]
     np.testing.assert_array_equal(out, expected)
+
+
+WIDE_ENUM = """
+typedef enum md5_constants { MD5M_A = 0x67452301U, MD5M_B = 0xefcdab89U } md5_constants_t;
+typedef enum siphash_constants { SIPHASHM_0 = 0x736f6d6570736575UL } siphash_constants_t;
+
+__kernel void wide_enum(__global const uint *in, __global uint *sum32, __global ulong *sum64) {
+    int i = get_global_id(0);
+    sum32[i] = in[i] + MD5M_B;          // uint arithmetic: wraps modulo 2^32
+    sum64[i] = in[i] ^ SIPHASHM_0;      // ulong
+}
+"""
+
+
+def test_hashcat_enumerators_above_int_max(run_kernel, rng):
+    data = rng.integers(0, 2**32, 64, dtype=np.uint32)
+    _, sum32, sum64 = run_kernel(WIDE_ENUM, "wide_enum", (64,), (16,), data, np.zeros(64, np.uint32),
+                                 np.zeros(64, np.uint64))
+    np.testing.assert_array_equal(sum32, data + np.uint32(0xefcdab89))
+    np.testing.assert_array_equal(sum64, data.astype(np.uint64) ^ np.uint64(0x736f6d6570736575))

@@ -7,7 +7,7 @@ import pytest
 
 from loomcl.frontend import types as T
 
-from .util import compile_log, compile_ok
+from .util import compile_log, compile_ok, kernel_body
 
 
 @pytest.mark.parametrize("spelling", ["restrict", "__restrict", "__restrict__"])
@@ -53,3 +53,21 @@ def test_too_long_string_initializer_warns_as_clang_does():
 def test_a_string_literal_cannot_initialize_a_private_char_pointer():
     log = compile_log('__kernel void k() { char *p = "abc"; }', "-cl-std=CL1.2")
     assert "error: initializing '__private char *' with an expression of incompatible type '__constant char *'" in log
+
+
+def test_enumerators_outside_int_take_the_enums_wider_type():
+    """As clang types them in C: int when the value fits, else the enum's underlying type."""
+    body = kernel_body("""
+        enum md5 { MD5M_A = 0x67452301U, MD5M_B = 0xefcdab89U, NEXT };
+        enum sip { S0 = 0x736f6d6570736575UL, S1 = 1 };
+        enum neg { N0 = -1, N1 = 0x80000000 };
+        __kernel void k() { MD5M_A; MD5M_B; NEXT; S0; S1; N0; N1; }""", "-w")
+    typed = [(s.expr.value, s.expr.type) for s in body]
+    assert typed == [(0x67452301, T.INT), (0xefcdab89, T.UINT), (0xefcdab8a, T.UINT),
+                     (0x736f6d6570736575, T.ULONG), (1, T.INT), (-1, T.INT), (0x80000000, T.LONG)]
+
+
+def test_enumerator_beyond_ulong_is_an_error():
+    log = compile_log("enum big { B = 0xffffffffffffffffUL, C };")
+    assert log.startswith("t.cl:1:38: error: enumerator value 18446744073709551616 is not "
+                          "representable in the largest integer type")
