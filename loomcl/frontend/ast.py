@@ -539,8 +539,10 @@ class FunctionDecl:
 
     @property
     def type(self):
+        """The function's type: a parameter's own qualifiers (`const u64x v`) are not part of it
+        (C11 6.7.6.3p15), so a prototype and a definition may differ in them."""
         from .types import function_type
-        return function_type(self.result_type, tuple(p.type for p in self.params))
+        return function_type(self.result_type, tuple(p.type.unqualified() for p in self.params))
 
 
 @dataclass(eq=False)

@@ -99,6 +99,21 @@ def pointer_assignable(source: T.PointerType, target: T.PointerType) -> bool:
     return su == tu or su.is_void or tu.is_void
 
 
+def pointer_warning(source: T.Type, target: T.Type) -> str | None:
+    """The warning flag of a pointer conversion that C forbids but clang only warns about (and
+    does): pointees of different types, or a target pointee that lacks some of the source's
+    qualifiers. None when the conversion is not such a case (an address space change is an error)."""
+    if not (source.is_pointer and target.is_pointer):
+        return None
+    sp, tp = source.pointee, target.pointee
+    if not address_space_convertible(sp.address_space, tp.address_space):
+        return None
+    su, tu = _strip(sp), _strip(tp)
+    if not (su == tu or su.is_void or tu.is_void):
+        return "incompatible-pointer-types"
+    return None if tp.quals.includes(sp.quals) else "incompatible-pointer-types-discards-qualifiers"
+
+
 def _strip(t: T.Type) -> T.Type:
     """t without its own qualifiers and without address spaces inside arrays."""
     if isinstance(t, T.ArrayType):

@@ -3,6 +3,11 @@ pins a language gap such a client hit."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
+
+import loomcl as cl
+
+from e2e_helpers import build, launch
 
 LOOPY = """
 #define lid(N) ((int) get_local_id(N))
@@ -102,3 +107,22 @@ def test_hashcat_enumerators_above_int_max(run_kernel, rng):
                                  np.zeros(64, np.uint64))
     np.testing.assert_array_equal(sum32, data + np.uint32(0xefcdab89))
     np.testing.assert_array_equal(sum64, data.astype(np.uint64) ^ np.uint64(0x736f6d6570736575))
+
+
+CLFFT_STYLE = """
+__kernel void widen(__global float2 *bufOut, __global const float *in) {
+    __global float4 *p = bufOut;      // clang: a warning, and the store goes through p
+    __global float *w = in;           // drops const: a warning
+    int i = get_global_id(0);
+    p[i] = (float4)(w[4 * i], w[4 * i + 1], w[4 * i + 2], w[4 * i + 3]) * 2.0f;
+}
+"""
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # the build log is not empty: that is the point
+def test_clfft_style_pointer_conversions_build_and_run(ctx, queue, rng):
+    src = rng.random(64, dtype=np.float32)
+    log = build(ctx, CLFFT_STYLE).get_build_info(ctx.devices[0], cl.program_build_info.LOG)
+    assert "[-Wincompatible-pointer-types]" in log
+    out, _ = launch(ctx, queue, CLFFT_STYLE, "widen", (16,), (4,), np.zeros(32, np.complex64), src)
+    np.testing.assert_array_equal(out.view(np.float32), 2 * src)

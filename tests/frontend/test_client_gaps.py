@@ -71,3 +71,55 @@ def test_enumerator_beyond_ulong_is_an_error():
     log = compile_log("enum big { B = 0xffffffffffffffffUL, C };")
     assert log.startswith("t.cl:1:38: error: enumerator value 18446744073709551616 is not "
                           "representable in the largest integer type")
+
+
+def test_parameter_qualifiers_are_not_part_of_the_function_type():
+    """hashcat declares `u8x f(const u64x v);` and defines `u8x f(u64x a)` (C11 6.7.6.3p15)."""
+    unit = compile_ok("""
+        typedef ulong u64x; typedef uchar u8x;
+        u8x f(const u64x v);
+        u8x f(u64x a) { return (u8x)a; }
+        int g(__global int *const restrict p);
+        int g(__global int *p) { return *p; }
+        __kernel void k(__global int *o) { o[0] = f(3) + g(o); }""")
+    assert [f.name for f in unit.functions] == ["f", "g", "k"]
+
+
+def test_pointee_qualifiers_still_conflict():
+    log = compile_log("int g(__global const int *p);\nint g(__global int *p) { return *p; }")
+    assert log.startswith("t.cl:2:5: error: conflicting types for 'g'")
+
+
+POINTER_CONVERSIONS = """void take(__global float *p) { p[0] = 1.0f; }
+__global float *give(__global const float *p) { return p; }
+__kernel void k(__global float2 *bufOut, __global const float *in) {
+  __global float4 *p = bufOut;
+  __global float *q;
+  q = in;
+  take(in);
+}"""
+
+
+def test_pointer_conversions_clang_only_warns_about_are_warnings():
+    """clFFT stores through `__global float4 *p = bufOut;` from a `float2 *`; clang warns."""
+    warnings = compile_ok(POINTER_CONVERSIONS).warnings.splitlines()[::3]
+    assert warnings == [
+        "t.cl:2:56: warning: returning '__global const float *' from a function with result type "
+        "'__global float *' discards qualifiers [-Wincompatible-pointer-types-discards-qualifiers]",
+        "t.cl:4:24: warning: incompatible pointer types initializing '__global float4 *' with an "
+        "expression of type '__global float2 *' [-Wincompatible-pointer-types]",
+        "t.cl:6:7: warning: assigning to '__global float *' from '__global const float *' discards "
+        "qualifiers [-Wincompatible-pointer-types-discards-qualifiers]",
+        "t.cl:7:8: warning: passing '__global const float *' to parameter of type '__global float *' "
+        "discards qualifiers [-Wincompatible-pointer-types-discards-qualifiers]"]
+
+
+def test_pointer_conversion_warnings_fail_under_werror():
+    log = compile_log(POINTER_CONVERSIONS, "-Werror")
+    assert log.count("error: ") == 4 and "[-Werror,-Wincompatible-pointer-types]" in log
+
+
+def test_a_pointer_conversion_across_address_spaces_stays_an_error():
+    log = compile_log("__kernel void k(__global float *g) { __local float *l = g; }")
+    assert "error: initializing '__local float *' with an expression of incompatible type " \
+           "'__global float *'" in log
