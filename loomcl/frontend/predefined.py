@@ -69,6 +69,11 @@ _COMMON = """
 #define FLT_EPSILON 0x1.0p-23f
 #define DBL_DIG 15
 #define DBL_MANT_DIG 53
+#define DBL_MAX_10_EXP 308
+#define DBL_MAX_EXP 1024
+#define DBL_MIN_10_EXP (-307)
+#define DBL_MIN_EXP (-1021)
+#define DBL_RADIX 2
 #define DBL_MAX 0x1.fffffffffffffp1023
 #define DBL_MIN 0x1.0p-1022
 #define DBL_EPSILON 0x1.0p-52
@@ -106,6 +111,9 @@ _COMMON = """
 #define FP_ILOGB0 (-2147483647 - 1)
 #define FP_ILOGBNAN 2147483647
 #define __IMAGE_SUPPORT__ 1
+#define __kernel_exec(X, typen) __kernel __attribute__((work_group_size_hint(X, 1, 1))) \\
+    __attribute__((vec_type_hint(typen)))
+#define kernel_exec(X, typen) __kernel_exec(X, typen)
 """
 
 # Image and sampler constants (spec 6.12.14): sampler bits as codegen/image_abi.py defines them (clang's
