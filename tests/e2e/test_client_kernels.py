@@ -126,3 +126,32 @@ def test_clfft_style_pointer_conversions_build_and_run(ctx, queue, rng):
     assert "[-Wincompatible-pointer-types]" in log
     out, _ = launch(ctx, queue, CLFFT_STYLE, "widen", (16,), (4,), np.zeros(32, np.complex64), src)
     np.testing.assert_array_equal(out.view(np.float32), 2 * src)
+
+
+VSTORE_LOCAL = """
+__kernel void through_local(__local int4 *shared, __global const int4 *src, __global int4 *dst,
+                            __global int *dst3, uint shift) {
+    int tid = get_local_id(0);
+    shared[tid] = (int4)(int)0;                     // a cast of a cast, not a vector literal
+    barrier(CLK_LOCAL_MEM_FENCE);
+    vstore4(src[tid], tid, (__local int *)shared);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int priv[8];
+    vstore4(vload4(tid, (__local int *)shared), 0, priv);
+    vstore4(vload4(0, priv) * 2, 1, priv);
+    dst[tid] = vload4(1, priv) + (int4)(int)shift;
+    __local int *words = (__local int *)shared;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    vstore3(vload3(tid, (__global const int *)src), tid, words + 1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    vstore3(vload3(tid, words + 1), tid, dst3);
+}
+"""
+
+
+def test_cts_style_vload_vstore_on_local_and_private_memory(run_kernel, rng):
+    src = rng.integers(-1000, 1000, (8, 4)).astype(np.int32)
+    _, dst, dst3 = run_kernel(VSTORE_LOCAL, "through_local", (8,), (8,), cl.LocalMemory(8 * 16), src,
+                              np.zeros((8, 4), np.int32), np.zeros(24, np.int32), np.uint32(5))
+    np.testing.assert_array_equal(dst, 2 * src + 5)
+    np.testing.assert_array_equal(dst3, src.ravel()[:24])
