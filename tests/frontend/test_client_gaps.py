@@ -123,3 +123,26 @@ def test_a_pointer_conversion_across_address_spaces_stays_an_error():
     log = compile_log("__kernel void k(__global float *g) { __local float *l = g; }")
     assert "error: initializing '__local float *' with an expression of incompatible type " \
            "'__global float *'" in log
+
+
+PRAGMAS = """#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL EXTENSION all : disable
+#pragma OPENCL EXTENSION unknown_ext : enable
+#pragma OPENCL EXTENSION cl_khr_fp64 : enabled
+__kernel void k() {}"""
+
+
+def test_unknown_extension_pragmas_warn_as_clang_does():
+    assert compile_ok(PRAGMAS).warnings == (
+        "t.cl:3:26: warning: unknown OpenCL extension 'unknown_ext' - ignoring [-Wignored-pragmas]\n"
+        "#pragma OPENCL EXTENSION unknown_ext : enable\n"
+        "                         ^~~~~~~~~~~\n"
+        "t.cl:4:40: warning: expected 'enable', 'disable', 'begin' or 'end' - ignoring [-Wignored-pragmas]\n"
+        "#pragma OPENCL EXTENSION cl_khr_fp64 : enabled\n"
+        "                                       ^~~~~~~")
+
+
+def test_unknown_extension_pragma_fails_under_werror_and_is_silent_under_w():
+    assert "error: unknown OpenCL extension 'unknown_ext' - ignoring [-Werror,-Wignored-pragmas]" \
+        in compile_log(PRAGMAS, "-Werror")
+    assert compile_ok(PRAGMAS, "-w").warnings == ""
