@@ -155,3 +155,26 @@ def test_cts_style_vload_vstore_on_local_and_private_memory(run_kernel, rng):
                               np.zeros((8, 4), np.int32), np.zeros(24, np.int32), np.uint32(5))
     np.testing.assert_array_equal(dst, 2 * src + 5)
     np.testing.assert_array_equal(dst3, src.ravel()[:24])
+
+
+PARTIAL_VECTOR_ARRAY = """
+typedef struct { int id; float4 v; } item;
+__kernel void partial(__global int4 *out, __global const int4 *in, __global float4 *vout) {
+    int4 a[2] = { in[0] };          // piglit: a[1] is zero
+    float3 b[3] = { (float3)(1.0f, 2.0f, 3.0f) };
+    item c[2] = { { 7 } };
+    out[0] = a[0];
+    out[1] = a[1];
+    vout[0] = (float4)(b[0], b[2].x);
+    vout[1] = (float4)(b[1], (float)c[0].id) + c[1].v + c[0].v;
+}
+"""
+
+
+def test_piglit_partial_initializer_of_a_vector_array(run_kernel):
+    """The zero of a vector element left out of an initializer was a scalar constant of vector
+    type, on which scalarize_vectors raised AttributeError ("a bug in loomcl")."""
+    out, _, vout = run_kernel(PARTIAL_VECTOR_ARRAY, "partial", (1,), (1,), np.full((2, 4), -1, np.int32),
+                              np.array([[1, 2, 3, 4]], np.int32), np.full((2, 4), -1, np.float32))
+    np.testing.assert_array_equal(out, [[1, 2, 3, 4], [0, 0, 0, 0]])
+    np.testing.assert_array_equal(vout, [[1, 2, 3, 0], [0, 0, 0, 7]])
