@@ -79,9 +79,15 @@ class FamilyBuiltinLowering:
                 for k in range(count)]
 
     def _as_type(self, e: A.BuiltinCall) -> Value:
+        """Reinterpret the bits; a 3-vector is a 4-vector whose last lane is undefined."""
         (value,) = (self.value(a) for a in e.args)
         to = value_type(e.type)
-        return value if value.type is to else self.b.cast(ins.CastOpcode.BITCAST, value, to)
+        if isinstance(value.type, ty.VectorType) and value.type.count == 3 and value.type is not to:
+            value = self.b.insert(ins.ShuffleVector(value, value, [0, 1, 2, -1]))
+        through = ty.VectorType(to.element, 4) if isinstance(to, ty.VectorType) and to.count == 3 else to
+        if value.type is not through:
+            value = self.b.cast(ins.CastOpcode.BITCAST, value, through)
+        return value if through is to else self.b.insert(ins.ShuffleVector(value, value, [0, 1, 2]))
 
     def _convert(self, e: A.BuiltinCall) -> Value:
         (value,) = (self.value(a) for a in e.args)
