@@ -82,9 +82,11 @@ class FamilyBuiltinLowering:
         """Reinterpret the bits; a 3-vector is a 4-vector whose last lane is undefined."""
         (value,) = (self.value(a) for a in e.args)
         to = value_type(e.type)
-        if isinstance(value.type, ty.VectorType) and value.type.count == 3 and value.type is not to:
+        if value.type is to or _lanes(value.type) == _lanes(to):
+            return value if value.type is to else self.b.cast(ins.CastOpcode.BITCAST, value, to)
+        if _lanes(value.type) == 3:
             value = self.b.insert(ins.ShuffleVector(value, value, [0, 1, 2, -1]))
-        through = ty.VectorType(to.element, 4) if isinstance(to, ty.VectorType) and to.count == 3 else to
+        through = ty.VectorType(to.element, 4) if _lanes(to) == 3 else to
         if value.type is not through:
             value = self.b.cast(ins.CastOpcode.BITCAST, value, through)
         return value if through is to else self.b.insert(ins.ShuffleVector(value, value, [0, 1, 2]))
@@ -137,3 +139,7 @@ def _float_below(limit: float, bits: int) -> float:
     dtype = {32: np.float32, 64: np.float64}[bits]
     f = dtype(limit)
     return float(np.nextafter(f, dtype(0)) if float(f) > limit else f)
+
+
+def _lanes(t: ty.Type) -> int:
+    return t.count if isinstance(t, ty.VectorType) else 1

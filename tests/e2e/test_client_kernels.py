@@ -181,12 +181,16 @@ def test_piglit_partial_initializer_of_a_vector_array(run_kernel):
 
 
 AS_TYPE_3_4 = """
-__kernel void as_type_3_4(__global const float *in, __global uint *narrowed, __global int *widened) {
+__kernel void as_type_3_4(__global const float *in, __global uint *narrowed, __global int *widened,
+                          __global uint *same, __global uchar *bytes) {
     int i = get_global_id(0);
     float4 v = vload4(i, in);
     vstore3(as_uint3(v), i, narrowed);          // the first three lanes' bits
     int4 w = as_int4(v.xyz);                    // lane 3 undefined: only 0-2 are checked
     vstore3(w.xyz, i, widened);
+    vstore3(as_uint3(v.xyz), i, same);          // 3 lanes to 3 lanes
+    uchar3 b = as_uchar3(as_int(v.x));          // a 4-byte scalar to a 3-vector of bytes
+    vstore3(as_uchar3(as_char3(b)), i, bytes);
 }
 """
 
@@ -194,8 +198,11 @@ __kernel void as_type_3_4(__global const float *in, __global uint *narrowed, __g
 def test_as_type_between_3_and_4_lane_vectors(run_kernel, rng):
     """The CTS's astype: as_type3(vec4) keeps the first lanes' bits; as_type4(vec3) compiles."""
     data = rng.standard_normal(32).astype(np.float32)
-    _, narrowed, widened = run_kernel(AS_TYPE_3_4, "as_type_3_4", (8,), (4,), data, np.zeros(24, np.uint32),
-                                      np.zeros(24, np.int32))
+    _, narrowed, widened, same, bytes_ = run_kernel(
+        AS_TYPE_3_4, "as_type_3_4", (8,), (4,), data, np.zeros(24, np.uint32), np.zeros(24, np.int32),
+        np.zeros(24, np.uint32), np.zeros(24, np.uint8))
     lanes = data.reshape(8, 4)[:, :3].ravel()
     np.testing.assert_array_equal(narrowed, lanes.view(np.uint32))
     np.testing.assert_array_equal(widened, lanes.view(np.int32))
+    np.testing.assert_array_equal(same, lanes.view(np.uint32))
+    np.testing.assert_array_equal(bytes_.reshape(8, 3), data.reshape(8, 4)[:, :1].view(np.uint8)[:, :3])
