@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from loomcl import codegen, compiler
+from loomcl.driver import backend, compiler
 from loomcl.ir import print_function
 
 SPIN = """
@@ -26,7 +26,7 @@ def test_spin_loop_survives_the_work_group_compiler():
 def test_spin_loop_survives_llvm():
     program = compiler.build(SPIN)
     function = program.work_group_ir("spin", (16, 1, 1), ids_fit_int=True)
-    optimized = codegen.llvm_ir(function, program.kernels["spin"], program.options)
+    optimized = backend.llvm_ir(function, program.kernels["spin"], program.options)
     assert "llvm.loop.mustprogress" not in optimized
     assert "load" in optimized, optimized  # the loop still reads the flag
 
