@@ -206,3 +206,23 @@ def test_as_type_between_3_and_4_lane_vectors(run_kernel, rng):
     np.testing.assert_array_equal(widened, lanes.view(np.int32))
     np.testing.assert_array_equal(same, lanes.view(np.uint32))
     np.testing.assert_array_equal(bytes_.reshape(8, 3), data.reshape(8, 4)[:, :1].view(np.uint8)[:, :3])
+
+
+SCALAR_SPLAT = """
+__kernel void splat(__global uint4 *words, __global float4 *f) {
+    int i = get_global_id(0);
+    uint4 v = words[i];
+    words[i] = rotate(v & 0x00FF00FF, 24u) | rotate(v & 0xFF00FF00, 8u);   // hashcat's hc_swap32_4
+    f[i] = mad(f[i], 2.0f, (float4)(1.0f));
+}
+"""
+
+
+def test_scalar_arguments_splat_into_vector_builtins(run_kernel, rng):
+    """clang converts a scalar argument to a vector parameter (a splat) when no overload takes the
+    scalar: rotate(uint4, uint) is rotate(uint4, uint4)."""
+    words = rng.integers(0, 2**32, (16, 4), dtype=np.uint32)
+    f = rng.standard_normal((16, 4)).astype(np.float32)
+    swapped, out = run_kernel(SCALAR_SPLAT, "splat", (16,), (4,), words, f)
+    np.testing.assert_array_equal(swapped, words.byteswap())
+    np.testing.assert_allclose(out, f * 2 + 1, rtol=1e-6)
