@@ -40,6 +40,13 @@ class Implementation:
         flags = " ".join(o for o in (options, self.options) if o)
         return self.cl.Program(self.context, source).build(options=flags)
 
+    def build_python(self, path: Path, options: str = ""):
+        """A program of the Python kernels in a file (loomcl only: loomcl/pyfront/)."""
+        from loomcl.pyfront.cli import file_program
+
+        flags = " ".join(o for o in (options, self.options) if o)
+        return file_program(self.context, str(path), flags)
+
     def buffer(self, host: np.ndarray):
         mf = self.cl.mem_flags
         return self.cl.Buffer(self.context, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=host)

@@ -274,15 +274,29 @@ def build(source: str, options: str = "", filename: str = "<kernel>") -> Compile
 def _build(source: str, options: str, filename: str) -> CompiledProgram:
     from ..lower import lower_program
 
-    compiler_options, rest = CompilerOptions.split(options or "")
-    _check_pass_names(compiler_options)
-    jit.expect_compiles(compiler_options)
-    build_options = frontend.parse_options(rest)
+    compiler_options, build_options = parse_build_options(options)
     unit = frontend.parse_program(source, build_options, filename)
     module = lower_program(unit)
     kernels = {decl.name: kernel_signature(decl, module) for decl in unit.kernels}
     return CompiledProgram(module, kernels, compiler_options.with_build_options(build_options),
                            build_log=unit.warnings, arg_info=build_options.kernel_arg_info)
+
+
+def parse_build_options(options: str):
+    """(CompilerOptions, frontend.BuildOptions) of a build-options string; raises OptionError."""
+    compiler_options, rest = CompilerOptions.split(options or "")
+    _check_pass_names(compiler_options)
+    jit.expect_compiles(compiler_options)
+    return compiler_options, frontend.parse_options(rest)
+
+
+def build_from_module(module, kernels: dict[str, KernelSignature], options: str = "",
+                      build_log: str = "") -> CompiledProgram:
+    """The back half's entry for a front-end other than OpenCL C's (loomcl/pyfront/): a module in
+    work-item form, as lower/ makes it, and its kernels' signatures. Raises OptionError."""
+    compiler_options, build_options = parse_build_options(options)
+    return CompiledProgram(module, kernels, compiler_options.with_build_options(build_options),
+                           build_log=build_log, arg_info=build_options.kernel_arg_info)
 
 
 def _check_pass_names(options: CompilerOptions) -> None:
