@@ -73,6 +73,7 @@ static struct {
     void (*IncRef)(PyObject *);
     PyObject *(*Tuple_GetItem)(PyObject *, ssize_t);
     ssize_t (*Tuple_Size)(PyObject *);
+    int (*IsFinalizing)(void);  /* optional: _Py_IsFinalizing (3.11, 3.12), Py_IsFinalizing (3.13) */
     PyObject *None;
 } py;
 
@@ -117,6 +118,8 @@ static int find_python(void *library) {
     FIND(Tuple_Size, "PyTuple_Size")
     FIND(None, "_Py_NoneStruct")
 #undef FIND
+    *(void **)&py.IsFinalizing = dlsym(library, "Py_IsFinalizing");
+    if (!py.IsFinalizing) *(void **)&py.IsFinalizing = dlsym(library, "_Py_IsFinalizing");
     return 1;
 }
 
@@ -153,6 +156,14 @@ EXPORT cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platfo
 static PyObject *entry_functions[LOOMCL_ENTRY_COUNT];  /* the Python functions, in the table's order */
 
 typedef struct { int gil; PyObject *type, *value, *traceback; } Entered;
+
+/* Whether Python may run here. Not once the host's interpreter has finalized, or while it does: a
+   C++ library's static destructors run after Py_Finalize in a Python host (taking the GIL then
+   crashes), and a thread that takes the GIL during finalization is ended on the spot. The generated
+   entries then answer without Python (native_entries.py says what). */
+static int python_usable(void) {
+    return platform && py.IsInitialized() && !(py.IsFinalizing && py.IsFinalizing());
+}
 
 static Entered enter(void) {
     Entered entered;
