@@ -52,7 +52,7 @@ def test_random_programs(chunk, results):
         "\n(reproduce: python3 -m tests.difftest --programs 1 --native all --seed SEED --save DIR)"
 
 
-@pytest.mark.parametrize("block", range(4))
+@pytest.mark.parametrize("block", [pytest.param(block, marks=[pytest.mark.slow] if block else []) for block in range(4)])
 def test_generated_programs_are_legal(block):
     """The reference rejects illegal programs; it must accept every generated one."""
     for seed in range(block * 50, (block + 1) * 50):
