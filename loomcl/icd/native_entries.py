@@ -23,11 +23,12 @@ _ARGUMENT = {"i": "ARG_INT", "u": "ARG_UINT", "l": "ARG_ULONG", "z": "ARG_SIZE",
 _LEAVE = {"i": "leave_int", "p": "leave_pointer", "v": "leave_void"}
 
 
-# After the host's Python has finalized (a C++ library's static destructors, a thread still running
-# at exit) no Python may run: a release is done (the process is ending and takes the memory with it),
-# any other call fails as if out of resources, with errcode_ret set where the entry has one.
+# After the host's Python has finalized (a C++ library's static destructors, pyopencl's objects
+# released at exit, a thread still running) no Python may run: a release, retain, flush or wait is
+# done (nothing runs any more, and the process is ending and takes the memory with it); any other
+# call fails as if out of resources, with errcode_ret set where the entry has one.
 _CL_SUCCESS, _CL_OUT_OF_RESOURCES = 0, -5
-_DONE_WITHOUT_PYTHON = ("clRelease", "clRetain", "clFinish", "clFlush", "clSVMFree")
+_DONE_WITHOUT_PYTHON = ("clRelease", "clRetain", "clFinish", "clFlush", "clWaitForEvents", "clSVMFree")
 
 
 def _without_python(entry: Entry) -> str:

@@ -21,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #ifndef LOOMCL_LIBPYTHON
 #define LOOMCL_LIBPYTHON "libpython3.so"
@@ -157,12 +159,14 @@ static PyObject *entry_functions[LOOMCL_ENTRY_COUNT];  /* the Python functions, 
 
 typedef struct { int gil; PyObject *type, *value, *traceback; } Entered;
 
-/* Whether Python may run here. Not once the host's interpreter has finalized, or while it does: a
-   C++ library's static destructors run after Py_Finalize in a Python host (taking the GIL then
-   crashes), and a thread that takes the GIL during finalization is ended on the spot. The generated
-   entries then answer without Python (native_entries.py says what). */
+/* Whether Python may run here. Not once the host's interpreter has finalized: a C++ library's
+   static destructors run after Py_Finalize in a Python host, and taking the GIL then crashes. While
+   it finalizes, only on the process's main thread, which is the one finalizing it (a Python host's
+   objects released as its modules are torn down); any other thread that took the GIL would be ended
+   on the spot. The generated entries then answer without Python (native_entries.py says what). */
 static int python_usable(void) {
-    return platform && py.IsInitialized() && !(py.IsFinalizing && py.IsFinalizing());
+    if (!platform || !py.IsInitialized()) return 0;
+    return !(py.IsFinalizing && py.IsFinalizing()) || syscall(SYS_gettid) == getpid();
 }
 
 static Entered enter(void) {
