@@ -150,6 +150,7 @@ def test_the_pyopencl_example_runs_on_loomcl_through_the_icd(command):
     assert "clean-up operation failed" not in result.stderr  # pyopencl's releases at exit, after Python's end
 
 
+@pytest.mark.slow  # the bench's ICD section: minutes
 @pytest.mark.parametrize("command", [c for c in shown_commands() if c.startswith("loomcl bench --only icd")])
 def test_the_icd_bench_command_runs_quick(command, tmp_path):
     words = command.split()[2:]
@@ -160,6 +161,7 @@ def test_the_icd_bench_command_runs_quick(command, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow  # bench runs
 @pytest.mark.parametrize("command", [c for c in shown_commands()
                                      if c.startswith("loomcl bench") and "--only icd" not in c])
 def test_the_bench_commands_run_quick(command, tmp_path):
