@@ -97,8 +97,9 @@ def test_ctrl_c_stops_an_endless_kernel_through_the_icd(icd_vendor_under_test, t
     script = tmp_path / "endless.py"
     script.write_text(ENDLESS)
     env = {**os.environ, **icd_vendor_under_test.environment()}
+    # (as from a terminal: a test run in the background would pass SIGINT on ignored)
     child = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             env=env)
+                             env=env, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert child.stdout.readline() == "spinning\n"
         start = _cpu_seconds(child.pid)  # the kernel is running once the process keeps a core busy
