@@ -32,8 +32,11 @@ def shown_commands() -> list[str]:
 
 
 def run(command: list[str], cwd=ROOT, timeout=600, env=None) -> subprocess.CompletedProcess:
+    """`command` with this checkout's loomcl first on the path (installed or not: the installed
+    wheel is .ci/check_install's to test)."""
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, **(env or {})})
+                          env={**os.environ, "PYTHONPATH": path, **(env or {})})
 
 
 def run_shown(command: str, **kwargs) -> subprocess.CompletedProcess:
