@@ -39,7 +39,7 @@ def device_summary(cl, device) -> list[tuple[str, str]]:
 
 
 def _threads() -> int:
-    from .runtime.pool import get_pool
+    from .engine.pool import get_pool
 
     return get_pool().thread_count
 
@@ -93,9 +93,9 @@ def _unknown_pass(args) -> str | None:
 
 
 def cmd_build(args) -> int:
-    from . import compiler, frontend
+    from .driver import compiler
+    from . import frontend
     from .frontend.printer import format_tree
-    from .ir import print_function, print_module
 
     error = _unknown_pass(args)
     if error:
@@ -110,6 +110,8 @@ def cmd_build(args) -> int:
         print(f"loomcl build: {args.file} is not UTF-8 text ({exc.reason} at byte {exc.start})", file=sys.stderr)
         return 1
     options = _build_options(args)
+    if args.file.endswith(".py"):
+        return _build_python(args, options)
     try:
         if args.emit == "ast":
             unit = frontend.parse_program(source, frontend.parse_options(options), args.file)
@@ -120,6 +122,29 @@ def cmd_build(args) -> int:
     except (frontend.CompileError, frontend.OptionError) as exc:
         print(getattr(exc, "log", str(exc)), file=sys.stderr)
         return 1
+    return _emit(args, program)
+
+
+def _build_python(args, options: str) -> int:
+    """`loomcl build kernels.py`: Python kernels (loomcl/pyfront/cli.py) through the same stages."""
+    from . import frontend
+    from .frontend.printer import format_tree
+    from .pyfront import cli
+
+    try:
+        if args.emit == "ast":
+            print(format_tree(cli.translate_file(args.file)))
+            return 0
+        program = cli.build_file(args.file, options)
+    except (frontend.CompileError, frontend.OptionError) as exc:
+        print(getattr(exc, "log", str(exc)), file=sys.stderr)
+        return 1
+    return _emit(args, program)
+
+
+def _emit(args, program) -> int:
+    from .ir import print_function, print_module
+
     _print_warnings(program.build_log)
     if args.emit == "ir":
         print(print_module(program.module), end="")
@@ -137,12 +162,13 @@ def cmd_build(args) -> int:
         if args.emit == "wg":
             print(print_function(function))
         else:
-            from . import codegen
+            from . import jit
+            from .driver import backend
 
-            emit = codegen.llvm_ir if args.emit == "llvm" else codegen.assembly
+            emit = backend.llvm_ir if args.emit == "llvm" else backend.assembly
             try:
                 print(emit(function, program.kernels[name], program.options))
-            except codegen.LLVMFailure as exc:  # LLVM failed in its compile server: its message, no traceback
+            except jit.LLVMFailure as exc:  # LLVM failed in its compile server: its message, no traceback
                 print(f"{args.file}: kernel '{name}': {exc.log}", file=sys.stderr)
                 return 1
     return 0
@@ -168,10 +194,10 @@ def cmd_demo(args) -> int:
 
 
 def cmd_cache(args) -> int:
-    from .codegen import cache
+    from .jit import cache
 
     if args.action == "clear":
-        from .runtime import choices
+        from .engine import choices
 
         count, freed = cache.clear()
         print(f"removed {count} entr{'y' if count == 1 else 'ies'} ({_bytes(freed)}) from {cache.cache_directory()}")
@@ -239,10 +265,12 @@ def parser() -> argparse.ArgumentParser:
     i = sub.add_parser("icd", help="build loomcl's OpenCL ICD library and print its vendor file (for OCL_ICD_VENDORS)")
     i.add_argument("--install", action="store_true", help="also install the vendor file into /etc/OpenCL/vendors")
     sub.add_parser("bench", help="the benchmark suite beside PoCL (see `loomcl bench --help`)", add_help=False)
-    b = sub.add_parser("build", help="compile an OpenCL C file and print an intermediate form",
-                       description="Compile an OpenCL C file as Program.build would and print one stage of "
-                                   "the compilation; diagnostics go to stderr with a caret under the column.")
-    b.add_argument("file", help="the OpenCL C source file")
+    b = sub.add_parser("build", help="compile an OpenCL C file (or a Python file of @cl.kernel functions) and "
+                                     "print an intermediate form",
+                       description="Compile an OpenCL C file (or a Python file of @cl.kernel functions) as "
+                                   "Program.build would and print one stage of the compilation; diagnostics go "
+                                   "to stderr with a caret under the column.")
+    b.add_argument("file", help="the OpenCL C source file, or a .py file of @cl.kernel functions")
     b.add_argument("--emit", choices=EMITS, default="wg", metavar="STAGE",
                    help="what to print: ast (the parsed program), ir (the kernel IR), wg (the work-group "
                         "function: work-item loops around the barrier-free pieces; the default), llvm (LLVM "

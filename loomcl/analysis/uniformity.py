@@ -36,7 +36,7 @@ from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Block, Function
 from ..ir.values import Argument, Constant, GlobalVariable, Undef, Value, VectorConstant
-from .dominators import PostDominatorTree, reverse_post_order
+from ..ir.dominators import PostDominatorTree, reverse_post_order
 
 
 class Kind(enum.IntEnum):

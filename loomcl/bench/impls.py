@@ -32,13 +32,20 @@ class Implementation:
     def activate(self) -> None:
         """Configs share one loomcl worker pool, so each sets its thread count before it runs."""
         if self.kind == "loomcl":
-            from loomcl.runtime import pool
+            from loomcl.engine import pool
 
             pool.set_thread_count(self.threads or pool.default_thread_count())
 
     def build(self, source: str, options: str = ""):
         flags = " ".join(o for o in (options, self.options) if o)
         return self.cl.Program(self.context, source).build(options=flags)
+
+    def build_python(self, path: Path, options: str = ""):
+        """A program of the Python kernels in a file (loomcl only: loomcl/pyfront/)."""
+        from loomcl.pyfront.cli import file_program
+
+        flags = " ".join(o for o in (options, self.options) if o)
+        return file_program(self.context, str(path), flags)
 
     def buffer(self, host: np.ndarray):
         mf = self.cl.mem_flags

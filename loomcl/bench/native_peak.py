@@ -53,10 +53,10 @@ def fma_peak_gflops(lanes: int, threads: int, iters: int = 1 << 22, repeat: int 
     """GFLOP/s of `threads` threads each running CHAINS fma chains of `lanes` floats, best of `repeat`
     (each run is short: on a machine shared with other work the best of several is the one that had
     every core; on an idle 2-core Zen 4 it reads within 2% of loomcl's best fma kernel)."""
-    from ..codegen import jit
+    from ..jit import llvm
 
     probe = ctypes.CFUNCTYPE(ctypes.c_float, ctypes.c_int64)(
-        jit.compile_ir(_probe_ir(lanes), ["loomcl_fma_probe"])["loomcl_fma_probe"])
+        llvm.compile_ir(_probe_ir(lanes), ["loomcl_fma_probe"])["loomcl_fma_probe"])
     probe(1000)
     best = float("inf")
     for _ in range(repeat):
