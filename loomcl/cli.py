@@ -155,8 +155,8 @@ def _emit(args, program) -> int:
     kernels = [args.kernel] if args.kernel else list(program.kernels)
     for name in kernels:
         local_size = args.local_size or program.kernels[name].reqd_work_group_size or DEFAULT_LOCAL_SIZE
-        print(f"; kernel '{name}': local size {','.join(map(str, local_size))} ({_local_size_origin(args, program.kernels[name])})",
-              file=sys.stderr)
+        origin = _local_size_origin(args, program.kernels[name])
+        print(f"; kernel '{name}': local size {','.join(map(str, local_size))} ({origin})", file=sys.stderr)
         # As launched when every global id fits in an int (the runtime checks; nearly every launch).
         function = program.work_group_ir(name, local_size, ids_fit_int=True)
         if args.emit == "wg":

@@ -67,9 +67,15 @@ def test_the_first_commands_install_and_test_as_ci_does():
         assert tier in ci and f"python3 -m pytest -q -m {tier}" in README
 
 
+# The README and the pages made from its long sections: written for users, without the project's
+# internal references.
+USER_PAGES = ("README.md", "api.md", "language.md", "icd.md", "debugging.md", "internals.md", "performance.md",
+              "ablation.md")
+
+
 def test_the_readme_fits_on_a_few_screens_and_names_no_internals():
     assert len(README.encode()) <= README_LIMIT
-    for page, text in PAGES.items():
+    for page, text in ((page, PAGES[page]) for page in USER_PAGES):
         assert not re.search(r"\bissue \d|\bseed 0\d\d|\.\./shared", text), page
 
 
@@ -111,6 +117,12 @@ def test_loomcl_demo_checks_its_kernels():
     result = run_shown("loomcl demo")
     assert result.returncode == 0, result.stderr
     assert "all results match numpy" in result.stdout
+
+
+def test_loomcl_help_names_every_command():
+    result = run_shown("loomcl --help")
+    assert result.returncode == 0, result.stderr
+    assert all(command in result.stdout for command in ("info", "demo", "build", "bench", "icd", "cache"))
 
 
 def test_loomcl_info_names_the_device_in_words():
@@ -195,7 +207,7 @@ def test_the_cache_commands_run(command, tmp_path):
 
 
 def test_every_shown_command_is_run():
-    covered = RUN_BY_CI | {"loomcl demo", "loomcl info", "loomcl icd"}  # (`python3 -m loomcl icd` is run below)
+    covered = RUN_BY_CI | {"loomcl demo", "loomcl info", "loomcl icd", "loomcl --help"}  # (`python3 -m loomcl icd` is run below)
     tested = ("examples/reduce.py", "examples/pyopencl_arrays.py", "-m loomcl icd", "--emit wg", "--emit llvm", "--print-after",
               "loomcl cache", *SHRUNK)
     untested = [c for c in shown_commands() if c not in covered and not any(t in c for t in tested)]
