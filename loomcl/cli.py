@@ -5,6 +5,7 @@ import argparse
 import sys
 
 EMITS = ("ast", "ir", "wg", "llvm", "asm")
+DEFAULT_LOCAL_SIZE = (64, 1, 1)
 
 
 def cmd_info(args) -> int:
@@ -153,7 +154,9 @@ def _emit(args, program) -> int:
         return 1
     kernels = [args.kernel] if args.kernel else list(program.kernels)
     for name in kernels:
-        local_size = args.local_size or program.kernels[name].reqd_work_group_size or (64, 1, 1)
+        local_size = args.local_size or program.kernels[name].reqd_work_group_size or DEFAULT_LOCAL_SIZE
+        origin = _local_size_origin(args, program.kernels[name])
+        print(f"; kernel '{name}': local size {','.join(map(str, local_size))} ({origin})", file=sys.stderr)
         # As launched when every global id fits in an int (the runtime checks; nearly every launch).
         function = program.work_group_ir(name, local_size, ids_fit_int=True)
         if args.emit == "wg":
@@ -169,6 +172,14 @@ def _emit(args, program) -> int:
                 print(f"{args.file}: kernel '{name}': {exc.log}", file=sys.stderr)
                 return 1
     return 0
+
+
+def _local_size_origin(args, kernel) -> str:
+    if args.local_size:
+        return "--local-size"
+    if kernel.reqd_work_group_size:
+        return "its reqd_work_group_size"
+    return "the default; choose with --local-size"
 
 
 def _print_warnings(log: str) -> None:
@@ -243,21 +254,37 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"loomcl {__version__} (llvmlite {_llvmlite_version()})")
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("info", help="print the platform and device as OpenCL reports them")
-    sub.add_parser("demo", help="build and run a few kernels, check them against numpy, print times")
-    c = sub.add_parser("cache", help="the on-disk cache of compiled kernels: where it is and how full, or empty it")
-    c.add_argument("action", choices=("info", "clear"))
+    sub.add_parser("demo", help="build and run three kernels, check them against numpy, and print their times "
+                                "beside numpy's")
+    c = sub.add_parser("cache", help="the on-disk cache of compiled kernels: where it is and how full, or empty it",
+                       description="loomcl keeps compiled kernels on disk (LOOMCL_CACHE_DIR, else ~/.cache/loomcl; "
+                                   "size limit LOOMCL_CACHE_SIZE, 0 turns it off).")
+    c.add_argument("action", choices=("info", "clear"), metavar="{info,clear}",
+                   help="info: its directory, entries, size and limit; clear: remove every entry and "
+                        "the remembered kernel variant choices")
     i = sub.add_parser("icd", help="build loomcl's OpenCL ICD library and print its vendor file (for OCL_ICD_VENDORS)")
     i.add_argument("--install", action="store_true", help="also install the vendor file into /etc/OpenCL/vendors")
     sub.add_parser("bench", help="the benchmark suite beside PoCL (see `loomcl bench --help`)", add_help=False)
     b = sub.add_parser("build", help="compile an OpenCL C file (or a Python file of @cl.kernel functions) and "
-                                     "print an intermediate form")
-    b.add_argument("file")
-    b.add_argument("--emit", choices=EMITS, default="wg")
-    b.add_argument("--kernel", help="only this kernel (wg, llvm, asm)")
-    b.add_argument("--local-size", type=_local_size, help="e.g. 256 or 16,16 (default: reqd_work_group_size or 64)")
-    b.add_argument("-D", dest="define", action="append", default=[], metavar="NAME[=VALUE]")
-    b.add_argument("-U", dest="undefine", action="append", default=[], metavar="NAME")
-    b.add_argument("-I", dest="include", action="append", default=[], metavar="DIR")
+                                     "print an intermediate form",
+                       description="Compile an OpenCL C file (or a Python file of @cl.kernel functions) as "
+                                   "Program.build would and print one stage of the compilation; diagnostics go "
+                                   "to stderr with a caret under the column.")
+    b.add_argument("file", help="the OpenCL C source file, or a .py file of @cl.kernel functions")
+    b.add_argument("--emit", choices=EMITS, default="wg", metavar="STAGE",
+                   help="what to print: ast (the parsed program), ir (the kernel IR), wg (the work-group "
+                        "function: work-item loops around the barrier-free pieces; the default), llvm (LLVM "
+                        "IR as optimized), asm (the machine code)")
+    b.add_argument("--kernel", help="only this kernel (wg, llvm, asm; default: every kernel)")
+    b.add_argument("--local-size", type=_local_size, metavar="X[,Y[,Z]]",
+                   help="the work-group size compiled for (wg, llvm, asm), e.g. 256 or 16,16; default: the "
+                        "kernel's reqd_work_group_size, else 64 (said on stderr)")
+    b.add_argument("-D", dest="define", action="append", default=[], metavar="NAME[=VALUE]",
+                   help="define a preprocessor macro (repeatable), as -D in build options")
+    b.add_argument("-U", dest="undefine", action="append", default=[], metavar="NAME",
+                   help="undefine a preprocessor macro (repeatable)")
+    b.add_argument("-I", dest="include", action="append", default=[], metavar="DIR",
+                   help="look for #include files in DIR (repeatable)")
     b.add_argument("--options", default="", help="more build options, as given to Program.build")
     b.add_argument("--print-after", action="append", default=[], metavar="PASS",
                    help="print the IR after this work-group pass to stderr, headed '; IR after PASS' "

@@ -67,9 +67,12 @@ def best_time(run, repeat: int = 7) -> float:
     return min(times)
 
 
-def report(name: str, seconds: float, numpy_seconds: float, ok: bool, note: str = "") -> bool:
+ROW = "  {:<28} {:>12} {:>12} {:>16}  {}"
+
+
+def report(name: str, seconds: float, numpy_seconds: float, ok: bool, rate: str) -> bool:
     status = "ok" if ok else "MISMATCH"
-    print(f"  {name:<28} {seconds * 1e3:9.3f} ms   numpy {numpy_seconds * 1e3:9.3f} ms   {status}  {note}")
+    print(ROW.format(name, f"{seconds * 1e3:.3f} ms", f"{numpy_seconds * 1e3:.3f} ms", rate, status))
     return ok
 
 
@@ -80,7 +83,11 @@ def main() -> int:
     print(f"loomcl demo on {device.name} ({device.max_compute_units} compute units)")
     start = time.perf_counter()
     prg = cl.Program(ctx, SOURCE).build()
-    print(f"  built 3 kernels in {(time.perf_counter() - start) * 1e3:.0f} ms (front half; back half runs at first launch)")
+    print(f"  compiled 3 kernels to IR in {(time.perf_counter() - start) * 1e3:.0f} ms "
+          "(each becomes machine code at its first launch, before the timed runs)")
+    print("  each time is the best of several runs of one launch to its end (loomcl) or of the same")
+    print("  computation in numpy; every result is compared with numpy's\n")
+    print(ROW.format("kernel", "loomcl", "numpy", "loomcl rate", "result"))
     mf = cl.mem_flags
     rng = np.random.default_rng(0)
     ok = True

@@ -3,7 +3,7 @@
 Every error carries an OpenCL status (`.code`, an int such as -54), the API routine that failed
 (`.routine`, e.g. "clEnqueueNDRangeKernel") and a message naming the offending argument or size.
 `str(err)` reads like pyopencl's: "clEnqueueNDRangeKernel failed: INVALID_WORK_GROUP_SIZE - local size
-(512,) exceeds ...".
+(512,) exceeds ...", except a failed kernel's (KernelError), which starts with what the kernel did.
 
 The class follows pyopencl's rule: allocation failures are `MemoryError`, invalid-argument statuses
 (INVALID_*, at or below INVALID_VALUE) are `LogicError`, everything else is `RuntimeError`.
@@ -165,7 +165,28 @@ class RuntimeError(Error):  # noqa: A001 - pyopencl's name
     pass
 
 
-class KernelCheckError(RuntimeError):
+class KernelError(RuntimeError):
+    """A kernel failed while it ran (a check, a fault, Ctrl-C). The message starts with what happened
+    (the kernel, the source line and caret, the ids); the API status comes last, in parentheses,
+    since it says only that some kernel failed. A wait re-raises it without the runtime's frames
+    (`trimmed`), so that a traceback ends at the user's call."""
+
+    def _format(self) -> str:
+        name = status_code.to_string(self.code, "<unknown error %d>")
+        status = f"({self.routine}: {name})" if self.routine else f"({name})"
+        message = self.what.what()
+        if not message:
+            return status
+        return f"{message}\n{status}" if "\n" in message else f"{message} {status}"
+
+
+def trimmed(error: BaseException) -> BaseException:
+    """`error` to raise again from a wait: a KernelError loses the frames of the launch that failed
+    (the runtime's, of no use to the user); any other error keeps its traceback."""
+    return error.with_traceback(None) if isinstance(error, KernelError) else error
+
+
+class KernelCheckError(KernelError):
     """Checked mode (`-loomcl-check`, LOOMCL_CHECK=1) found a kernel doing something OpenCL leaves
     undefined; the message names the kernel, the source line, the object and the work-item. Its
     status is OUT_OF_RESOURCES, what OpenCL drivers report for a faulting kernel."""
@@ -200,11 +221,11 @@ def error_for(routine: str, code: int, message: str = "") -> Error:
 
 
 
-class KernelFaultError(RuntimeError):
+class KernelFaultError(KernelError):
     """A kernel raised SIGSEGV, SIGBUS or SIGFPE; the launch was abandoned, and the process, the
     context and the queue stay usable (status OUT_OF_RESOURCES, as GPU drivers report a crashed kernel)."""
 
 
-class KernelInterruptedError(RuntimeError):
+class KernelInterruptedError(KernelError):
     """Ctrl-C (SIGINT) stopped a launch and Python's handler did not raise (another thread launched, or
     the program's own SIGINT handler returned)."""

@@ -129,3 +129,26 @@ def test_an_llvm_failure_in_emit_asm_is_a_message_and_status_1(kernel_file, caps
     monkeypatch.setenv("LOOMCL_COMPILE_TIMEOUT", "0.001")
     assert main(["build", kernel_file, "--emit", "asm", "--kernel", "vadd"]) == 1
     assert "kernel 'vadd': LLVM did not finish within 0.001 s (LOOMCL_COMPILE_TIMEOUT)" in capsys.readouterr().err
+
+
+def test_every_subcommand_and_option_has_help():
+    from loomcl.cli import parser
+
+    for action in parser()._subparsers._group_actions[0].choices.values():
+        for option in action._actions:
+            assert option.help, f"loomcl {action.prog.split()[-1]}: {option.dest} has no help text"
+
+
+def test_build_says_the_local_size_it_compiled_for(kernel_file, capsys):
+    assert main(["build", kernel_file, "--emit", "wg", "--kernel", "vadd"]) == 0
+    assert "; kernel 'vadd': local size 64,1,1 (the default; choose with --local-size)\n" in capsys.readouterr().err
+    assert main(["build", kernel_file, "--emit", "wg", "--kernel", "vadd", "--local-size", "16,4"]) == 0
+    assert "; kernel 'vadd': local size 16,4,1 (--local-size)\n" in capsys.readouterr().err
+
+
+def test_ast_prints_a_for_loops_parts_in_source_order(tmp_path, capsys):
+    source = tmp_path / "for.cl"
+    source.write_text("kernel void k(global int *a) { for (int i = 0; i < 4; i++) a[i] = i; }\n")
+    assert main(["build", str(source), "--emit", "ast"]) == 0
+    assert ("    for\n      init:\n        var i: __private int = 0\n      cond: (i < 4)\n      step: (i++)\n"
+            "      (a[i] = i)\n") in capsys.readouterr().out

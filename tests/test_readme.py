@@ -1,8 +1,8 @@
-"""Every command the README shows does what the README says it does.
+"""Every command the README and docs/ show does what they say it does.
 
-`shown_commands()` collects each concrete command of the README (inline code and shell blocks, not
-the `FILE [...]` usage summaries); `test_every_shown_command_is_run` fails when a new one appears
-that no test here runs, so the README cannot drift from what loomcl does.
+`shown_commands()` collects each concrete command of the README and of every page of docs/ (inline
+code and shell blocks, not the `FILE [...]` usage summaries); `test_every_shown_command_is_run` fails
+when a new one appears that no test here runs, so the documentation cannot drift from what loomcl does.
 """
 import os
 import re
@@ -14,23 +14,29 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
+PAGES = {path.name: path.read_text() for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]}
+TEXT = "\n".join(PAGES.values())  # every page, where commands and listings are looked for
+README_LIMIT = 12 * 1024  # a README read on a few screens; the rest is in docs/
 PROGRAM = re.compile(r"^((?:[A-Z_]+=\S+ )*)(loomcl|python3) ")
 
 
-def blocks(language: str) -> list[str]:
-    return re.findall(rf"```{language}\n(.*?)```", README, re.S)
+def blocks(language: str, text: str = README) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", text, re.S)
 
 
 def shown_commands() -> list[str]:
-    inline = re.findall(r"`([^`\n]+)`", re.sub(r"```.*?```", "", README, flags=re.S))
-    in_blocks = [line.split("#")[0].strip() for b in blocks("sh") for line in b.splitlines()]
+    inline = re.findall(r"`([^`\n]+)`", re.sub(r"```.*?```", "", TEXT, flags=re.S))
+    in_blocks = [line.split("#")[0].strip() for b in blocks("sh", TEXT) for line in b.splitlines()]
     commands = [c for c in inline + in_blocks if PROGRAM.match(c) and not re.search(r"FILE|\[|\||\bN\b", c)]
     return list(dict.fromkeys(commands))
 
 
 def run(command: list[str], cwd=ROOT, timeout=600, env=None) -> subprocess.CompletedProcess:
+    """`command` with this checkout's loomcl first on the path (installed or not: the installed
+    wheel is .ci/check_install's to test)."""
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, **(env or {})})
+                          env={**os.environ, "PYTHONPATH": path, **(env or {})})
 
 
 def run_shown(command: str, **kwargs) -> subprocess.CompletedProcess:
@@ -42,19 +48,42 @@ def run_shown(command: str, **kwargs) -> subprocess.CompletedProcess:
     return run(argv, env={**variables, **kwargs.pop("env", {})}, **kwargs)
 
 
-# Commands run elsewhere: by CI itself, or below with smaller sizes.
-RUN_BY_CI = {"python3 -m pip install '.[test]' && loomcl demo", "python3 -m pytest -q"}
+# Commands run elsewhere: by CI itself (.ci/run), or below with smaller sizes.
+RUN_BY_CI = {"python3 -m pytest -q", "python3 -m pytest -q -m slow", "python3 -m pytest -q -m icd_suite",
+             "python3 -m pip install pyopencl mako"}
 SHRUNK = ("loomcl bench", "python3 -m tests.difftest")
 
 
 def test_the_first_commands_install_and_test_as_ci_does():
     first = blocks("sh")[0].splitlines()
-    assert first[0].startswith("python3 -m pip install '.[test]' && loomcl demo")
+    assert first[0].startswith("python3 -m venv .venv && . .venv/bin/activate && python3 -m pip install '.[test]' "
+                               "&& loomcl demo")
     assert first[1].startswith("python3 -m pytest -q")
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert 'test = [' in pyproject and 'loomcl = "loomcl.cli:main"' in pyproject
     ci = (ROOT / ".ci" / "run").read_text()
-    assert "-e '.[test]'" in ci and "python -m pytest -q" in ci
+    assert "'.[test]'" in ci and "python -m pytest -q\n" in ci and ".ci/check_install" in ci
+    for tier in ("slow", "icd_suite"):
+        assert tier in ci and f"python3 -m pytest -q -m {tier}" in README
+
+
+# The README and the pages made from its long sections: written for users, without the project's
+# internal references.
+USER_PAGES = ("README.md", "api.md", "language.md", "icd.md", "debugging.md", "internals.md", "performance.md",
+              "ablation.md")
+
+
+def test_the_readme_fits_on_a_few_screens_and_names_no_internals():
+    assert len(README.encode()) <= README_LIMIT
+    for page, text in ((page, PAGES[page]) for page in USER_PAGES):
+        assert not re.search(r"\bissue \d|\bseed 0\d\d|\.\./shared", text), page
+
+
+def test_every_link_to_a_page_of_docs_leads_to_one():
+    for page, text in PAGES.items():
+        for target in re.findall(r"\]\(((?:docs/)?[\w-]+\.(?:md|png))(?:#[\w-]+)?\)", text):
+            base = ROOT if page == "README.md" else ROOT / "docs"
+            assert (base / target).exists() or target == "docs/architecture.md", f"{page} links to {target}"
 
 
 def test_the_usage_example_is_the_example_file():
@@ -80,7 +109,7 @@ def test_the_work_group_form_listing_is_what_the_command_prints():
     (command,) = [c for c in shown_commands() if "--emit wg" in c]
     result = run_shown(command)
     assert result.returncode == 0, result.stderr
-    listing = re.search(r"```\n(kernel @reduce.*?)```", README, re.S).group(1)
+    listing = re.search(r"```\n(kernel @reduce.*?)```", TEXT, re.S).group(1)
     assert result.stdout == listing
 
 
@@ -88,6 +117,12 @@ def test_loomcl_demo_checks_its_kernels():
     result = run_shown("loomcl demo")
     assert result.returncode == 0, result.stderr
     assert "all results match numpy" in result.stdout
+
+
+def test_loomcl_help_names_every_command():
+    result = run_shown("loomcl --help")
+    assert result.returncode == 0, result.stderr
+    assert all(command in result.stdout for command in ("info", "demo", "build", "bench", "icd", "cache"))
 
 
 def test_loomcl_info_names_the_device_in_words():
@@ -107,7 +142,8 @@ def test_print_after_prints_the_pass_to_stderr():
     (command,) = [c for c in shown_commands() if "--print-after" in c]
     result = run_shown(command)
     assert result.returncode == 0, result.stderr
-    assert result.stderr.startswith("; IR after fold-local-id-guards\nkernel @reduce(")
+    assert result.stderr.startswith("; kernel 'reduce': local size 256,1,1 (--local-size)\n"
+                                    "; IR after fold-local-id-guards\nkernel @reduce(")
 
 
 ICD_LINE = "export OCL_ICD_VENDORS=$(python3 -m loomcl icd | tail -1)"
@@ -116,7 +152,7 @@ ICD_LINE = "export OCL_ICD_VENDORS=$(python3 -m loomcl icd | tail -1)"
 @pytest.mark.parametrize("command", [c for c in shown_commands() if "pyopencl_arrays.py" in c])
 def test_the_pyopencl_example_runs_on_loomcl_through_the_icd(command):
     pytest.importorskip("pyopencl")
-    (block,) = [b for b in blocks("sh") if ICD_LINE in b]
+    (block,) = [b for b in blocks("sh") if ICD_LINE in b]  # the README's (docs/icd.md repeats it)
     assert command in block     # the README's three lines, run here as a reader's shell runs them
     built = run([sys.executable, "-m", "loomcl", "icd"])
     assert built.returncode == 0, built.stderr
@@ -126,8 +162,10 @@ def test_the_pyopencl_example_runs_on_loomcl_through_the_icd(command):
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("platform: loomcl, device: ")
     assert result.stdout.count("matches numpy") == 4 and "DIFFERS" not in result.stdout
+    assert "clean-up operation failed" not in result.stderr  # pyopencl's releases at exit, after Python's end
 
 
+@pytest.mark.slow  # the bench's ICD section: minutes
 @pytest.mark.parametrize("command", [c for c in shown_commands() if c.startswith("loomcl bench --only icd")])
 def test_the_icd_bench_command_runs_quick(command, tmp_path):
     words = command.split()[2:]
@@ -138,6 +176,7 @@ def test_the_icd_bench_command_runs_quick(command, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow  # bench runs
 @pytest.mark.parametrize("command", [c for c in shown_commands()
                                      if c.startswith("loomcl bench") and "--only icd" not in c])
 def test_the_bench_commands_run_quick(command, tmp_path):
@@ -168,7 +207,7 @@ def test_the_cache_commands_run(command, tmp_path):
 
 
 def test_every_shown_command_is_run():
-    covered = RUN_BY_CI | {"loomcl demo", "loomcl info"}
+    covered = RUN_BY_CI | {"loomcl demo", "loomcl info", "loomcl icd", "loomcl --help"}  # (`python3 -m loomcl icd` is run below)
     tested = ("examples/reduce.py", "examples/pyopencl_arrays.py", "-m loomcl icd", "--emit wg", "--emit llvm", "--print-after",
               "loomcl cache", *SHRUNK)
     untested = [c for c in shown_commands() if c not in covered and not any(t in c for t in tested)]

@@ -186,9 +186,11 @@ def run_suite(args, cases, chosen, repeat: int, settings: dict, baseline: dict |
 
     rows = []
     for index, case in enumerate(cases, 1):
-        log(f"[{index:2}/{len(cases)}] {case.name} ...")
+        running = f"[{index:2}/{len(cases)}] {case.name} ..."
+        if sys.stderr.isatty():  # said while it runs, then replaced by its result: each case once
+            print(running, end="\r", file=sys.stderr, flush=True)
         rows.append(runner.run_case(case, opened, repeat, args.quick))
-        log(progress(index, len(cases), rows[-1]))
+        log(progress(index, len(cases), rows[-1]).ljust(len(running)))
     if args.contention:
         loaded = []
         with contention.Background(args.contention):

@@ -115,11 +115,12 @@ def _median_launch_us(impl: Implementation, kernel, gsize, lsize, args, count: i
 def launch_costs(impl: Implementation, count: int = LAUNCHES) -> tuple[float, float]:
     """(µs for an empty one-work-item kernel, µs for a trivial kernel over 64 groups of 64)."""
     program = impl.build((KERNEL_DIR / "machine.cl").read_text())
+    empty, touch = program.empty, program.touch  # retrieved once (pyopencl warns when a kernel is retrieved again)
     out = impl.buffer(np.zeros(64 * 64, np.int32))
-    _median_launch_us(impl, program.empty, (1,), (1,), (out,), 10)  # warm-up: compile, wake threads
-    _median_launch_us(impl, program.touch, (64 * 64,), (64,), (out,), 10)
-    return (_median_launch_us(impl, program.empty, (1,), (1,), (out,), count),
-            _median_launch_us(impl, program.touch, (64 * 64,), (64,), (out,), count))
+    _median_launch_us(impl, empty, (1,), (1,), (out,), 10)  # warm-up: compile, wake threads
+    _median_launch_us(impl, touch, (64 * 64,), (64,), (out,), 10)
+    return (_median_launch_us(impl, empty, (1,), (1,), (out,), count),
+            _median_launch_us(impl, touch, (64 * 64,), (64,), (out,), count))
 
 
 def measure(impls: list[Implementation], n: int, fma_iters: int, repeat: int, threads: int) -> Limits:

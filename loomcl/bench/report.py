@@ -15,7 +15,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from .machine import Limits
+from .machine import MACHINE, Limits
 from .noise import geomean
 from .report_math import math_table
 from .runner import Row
@@ -78,6 +78,28 @@ def table(rows: list[Row], names: list[str], limits: Limits) -> str:
     return aligned(lines, left=2)
 
 
+def legend(names: list[str]) -> str:
+    """What the table's columns mean, under it."""
+    ratio = f"; NAME/PoCL: PoCL's time / NAME's (above 1: NAME is faster)" if REFERENCE in names else ""
+    return ("ms: the best of the timed runs of one launch to its end" + ratio + "; rate: GB/s against the "
+            "memory bandwidth, or GFLOP/s against the fma peak when the kernel computes more than it moves "
+            "(% of that limit); numpy ms: the same computation in numpy, where there is one")
+
+
+def probe_note(limits: Limits) -> list[str]:
+    """Why the native probe (hand-written code at the machine's peak) can read below an OpenCL kernel:
+    said when it does, since the percentages use the highest probe."""
+    native = limits.fma_gflops.get(MACHINE)
+    others = {n: v for n, v in limits.fma_gflops.items() if n != MACHINE and math.isfinite(v)}
+    if native is None or not others:
+        return []
+    best = max(others, key=others.get)
+    if native >= 0.95 * others[best]:
+        return []
+    return [f"(the native probe read below {best}'s fma kernel, most likely slowed by other load on the machine "
+            f"while it ran: the fma peak used is the highest probe)"]
+
+
 def aligned(lines: list[list[str]], left: int, last_left: bool = False) -> str:
     """A header line and rows as text columns: the first `left` (and with `last_left` the last) to the left,
     the rest to the right, a rule under the header; a column nobody filled (only '' or '-') is left out,
@@ -112,7 +134,7 @@ def summary(rows: list[Row], names: list[str], limits: Limits, unavailable: list
              + ", ".join(f"{n} {v:.1f}" for n, v in limits.fma_gflops.items()) + ")",
              "launch + finish: " + ", ".join(f"{n} {one:.1f} µs (empty, 1 work-item) / {many:.1f} µs (64 groups of 64)"
                                            for n, (one, many) in limits.launch_us.items()),
-             "", table(rows, names, limits), ""]
+             *probe_note(limits), "", table(rows, names, limits), legend(names), ""]
     if maths := math_table(rows, names):
         parts += [maths, ""]
     for reference in REFERENCES:

@@ -7,7 +7,8 @@ What it guarantees of the output:
   allocated once and the IR's entry block may have predecessors;
 * accesses to global, constant and local memory in the blocks of a `WorkItemLoop` carry that loop's
   `distinct` access group (private memory is left to LLVM's own analysis), and the
-  loop's latch branch carries `llvm.loop` with `parallel_accesses` and `mustprogress` (pocl 4.2;
+  loop's latch branch carries `llvm.loop` with `parallel_accesses` (not `mustprogress`: a C99 loop
+  inside may legally never end; pocl 4.2;
   ../shared/LLVMLITE.md): LLVM vectorizes the work-item loop without proving the work-items
   independent. A short kernel loop inside an x loop carries `unroll.full`, and a rolled x loop of
   16 doubles a width of 16 (unroll_hints.py, option `vectorize_x`). `vectorize.enable` is left out: across the benchmark's 31 kernels it changed no
@@ -259,8 +260,7 @@ class FunctionEmitter:
             for block in loop.blocks:
                 groups_of.setdefault(block, []).append(group)
             parts = parts_of.setdefault(loop.latch, [])
-            parts += [self.module.add_metadata(f'!{{!"llvm.loop.parallel_accesses", {group}}}'),
-                      self.module.add_metadata('!{!"llvm.loop.mustprogress"}')]
+            parts.append(self.module.add_metadata(f'!{{!"llvm.loop.parallel_accesses", {group}}}'))
             if self._keep_rolled(loop):
                 parts.append(self.module.add_metadata('!{!"llvm.loop.unroll.disable"}'))
         for block, groups in groups_of.items():

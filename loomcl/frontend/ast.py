@@ -468,11 +468,13 @@ class GotoStmt(Stmt):
 
 @dataclass(eq=False)
 class EnumConstant:
-    """One enumerator; `value` is its expression as written, then (sema) its int value."""
+    """One enumerator; `value` is its expression as written, then (sema) its value, of `type`
+    (int, or the enum's wider underlying type for a value outside int's range)."""
 
     loc: Location
     name: str
     value: Optional[object] = None
+    type: Optional[Type] = None
 
 
 @dataclass(eq=False)
@@ -539,8 +541,10 @@ class FunctionDecl:
 
     @property
     def type(self):
+        """The function's type: a parameter's own qualifiers (`const u64x v`) are not part of it
+        (C11 6.7.6.3p15), so a prototype and a definition may differ in them."""
         from .types import function_type
-        return function_type(self.result_type, tuple(p.type for p in self.params))
+        return function_type(self.result_type, tuple(p.type.unqualified() for p in self.params))
 
 
 @dataclass(eq=False)

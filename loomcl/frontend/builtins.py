@@ -33,6 +33,8 @@ class Builtin(enum.Enum):
     GET_NUM_GROUPS = enum.auto()
     GET_GROUP_ID = enum.auto()
     GET_GLOBAL_OFFSET = enum.auto()
+    GET_GLOBAL_LINEAR_ID = enum.auto()
+    GET_LOCAL_LINEAR_ID = enum.auto()
     # synchronization and memory fences (6.13.8, 6.13.9)
     BARRIER = enum.auto()
     MEM_FENCE = enum.auto()
@@ -286,6 +288,8 @@ ROWS: tuple[Row, ...] = (
     Row("get_num_groups", B.GET_NUM_GROUPS, "size_t (uint)"),
     Row("get_group_id", B.GET_GROUP_ID, "size_t (uint)"),
     Row("get_global_offset", B.GET_GLOBAL_OFFSET, "size_t (uint)"),
+    Row("get_global_linear_id", B.GET_GLOBAL_LINEAR_ID, "size_t ()"),
+    Row("get_local_linear_id", B.GET_LOCAL_LINEAR_ID, "size_t ()"),
     Row("barrier work_group_barrier", B.BARRIER, "void (uint)"),
     Row("mem_fence", B.MEM_FENCE, "void (uint)"),
     Row("read_mem_fence", B.READ_MEM_FENCE, "void (uint)"),

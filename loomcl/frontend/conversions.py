@@ -99,6 +99,21 @@ def pointer_assignable(source: T.PointerType, target: T.PointerType) -> bool:
     return su == tu or su.is_void or tu.is_void
 
 
+def pointer_warning(source: T.Type, target: T.Type) -> str | None:
+    """The warning flag of a pointer conversion that C forbids but clang only warns about (and
+    does): pointees of different types, or a target pointee that lacks some of the source's
+    qualifiers. None when the conversion is not such a case (an address space change is an error)."""
+    if not (source.is_pointer and target.is_pointer):
+        return None
+    sp, tp = source.pointee, target.pointee
+    if not address_space_convertible(sp.address_space, tp.address_space):
+        return None
+    su, tu = _strip(sp), _strip(tp)
+    if not (su == tu or su.is_void or tu.is_void):
+        return "incompatible-pointer-types"
+    return None if tp.quals.includes(sp.quals) else "incompatible-pointer-types-discards-qualifiers"
+
+
 def _strip(t: T.Type) -> T.Type:
     """t without its own qualifiers and without address spaces inside arrays."""
     if isinstance(t, T.ArrayType):
@@ -113,7 +128,8 @@ def compatible_pointees(a: T.PointerType, b: T.PointerType) -> bool:
 
 def conversion_rank(source: T.Type, target: T.Type) -> int | None:
     """How good an implicit conversion is, for overload resolution: 0 exact, 1 promotion,
-    2 conversion, None impossible (C++ 16.3.3.1's ranks, which clang applies to OpenCL builtins)."""
+    2 conversion, 3 scalar-to-vector splat, None impossible (C++ 16.3.3.1's ranks, which clang
+    applies to OpenCL builtins)."""
     s, t = source.unqualified(), target.unqualified()
     if s == t:
         return 0
@@ -121,6 +137,9 @@ def conversion_rank(source: T.Type, target: T.Type) -> int | None:
         is_promotion = (s.is_integer and t == T.INT and s.rank < T.INT.rank) or \
                        (s == T.FLOAT and t == T.DOUBLE)
         return 1 if is_promotion else 2
+    if s.is_arithmetic and not s.is_vector and t.is_vector:
+        return 3    # a scalar splat into every lane (clang's vector splat: rotate(v, 24u)); ranked
+        #             below a scalar conversion, so that a scalar overload wins over a vector one
     if s.is_integer and t.is_event:
         return 2    # only the constant 0 converts (sema checks the argument itself)
     if s.is_pointer and t.is_pointer and pointer_assignable(s, t):

@@ -1,8 +1,9 @@
 """Build options: the string passed to `Program.build(options=...)`, parsed once into a frozen object.
 
 Accepted, as pyopencl passes them (a string, or a list of strings each of which may hold several
-options): `-D NAME`, `-DNAME=VALUE`, `-D NAME=VALUE`, `-U NAME`, `-I DIR`, `-IDIR`, and the standard
-OpenCL options (OpenCL 3.0 API spec, sec. 5.8.6). Each is read where it acts: -D/-U/-I and -cl-std
+options, split as a POSIX shell would): `-D NAME`, `-DNAME=VALUE`, `-D NAME=VALUE`, a function-like
+`-D 'F(x)=#x'`, `-U NAME`, `-I DIR`, `-IDIR`, the standard OpenCL options (OpenCL 3.0 API spec, sec.
+5.8.6) and clang's other `-W...` warning switches, which change nothing here. Each is read where it acts: -D/-U/-I and -cl-std
 by the preprocessor (predefined.py) and sema, -w/-Werror by Diagnostics, -cl-single-precision-constant
 by the lexer, the math options, -cl-denorms-are-zero and -cl-opt-disable by code generation
 (CompilerOptions.with_build_options, loomcl/options.py), -cl-kernel-arg-info by the runtime's
@@ -11,6 +12,7 @@ ignored, so a typo such as `-cl-fast-relaxed-maths` is caught at build time.
 """
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass, replace
 
@@ -19,7 +21,8 @@ from .diagnostics import OptionError
 
 @dataclass(frozen=True)
 class MacroOption:
-    """`-D name[=value]` (value '1' when omitted) or `-U name` (value None), in command-line order."""
+    """`-D name[=value]` (value '1' when omitted) or `-U name` (value None), in command-line order.
+    A function-like macro keeps its parameter list in `name` (`XM2S(x)`)."""
 
     name: str
     value: str | None
@@ -87,7 +90,10 @@ def _split(options) -> list[str]:
         options = [options]
     words: list[str] = []
     for item in options:
-        words.extend(shlex.split(item))
+        try:
+            words.extend(shlex.split(item))
+        except ValueError as exc:  # an unbalanced quote
+            raise OptionError(item, f"cannot split build options ({exc})") from None
     return words
 
 
@@ -96,8 +102,8 @@ def _parse_one(words: list[str], i: int, result: BuildOptions) -> tuple[BuildOpt
     word = words[i]
     if word in _FLAGS:
         return replace(result, **{_FLAGS[word]: True}), i + 1
-    if word in _IGNORED:
-        return result, i + 1
+    if word in _IGNORED or (word.startswith("-W") and word not in ("-W", "-Werror")):
+        return result, i + 1  # clang's other warning switches (-Wno-unused, ...) do not fail a build
     if word.startswith("-cl-std="):
         std = word[len("-cl-std="):]
         if std in _UNSUPPORTED_STANDARDS:
@@ -123,16 +129,24 @@ def _argument(words: list[str], i: int, prefix: str) -> tuple[str, int]:
     return words[i + 1], i + 2
 
 
+# A -D name as clang reads it: an identifier, for a function-like macro with its parameter list
+# glued on (`-DXM2S(x)=#x`, which hashcat passes).
+_MACRO_NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\([A-Za-z_0-9\s,.]*\))?")
+
+
 def _with_prefixed(result: BuildOptions, prefix: str, argument: str) -> BuildOptions:
     if prefix == "-I":
         return replace(result, include_dirs=result.include_dirs + (argument,))
     name, eq, value = argument.partition("=")
-    if not name.isidentifier():
-        raise OptionError(prefix + argument, "invalid macro name in build option")
     if prefix == "-U":
+        if not name.isidentifier() or eq:
+            raise OptionError(prefix + argument, "invalid macro name in build option")
         macro = MacroOption(name, None)
     else:
-        macro = MacroOption(name, value if eq else "1")
+        if not _MACRO_NAME.fullmatch(name):
+            raise OptionError(prefix + argument, "invalid macro name in build option")
+        # A value is one line of the #define: clang turns line breaks into spaces the same way.
+        macro = MacroOption(name, value.replace("\r", " ").replace("\n", " ") if eq else "1")
     return replace(result, macros=result.macros + (macro,))
 
 

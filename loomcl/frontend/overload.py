@@ -4,7 +4,7 @@ Rule (what clang applies to OpenCL's overloaded builtins, simplified to scalars)
 viable if it has as many parameters as there are arguments and each argument converts implicitly to
 its parameter. An exact match (every argument rank 0) wins. Otherwise the best viable overload is
 the one whose every argument conversion is at least as good as the others' and one is strictly
-better (ranks: exact < promotion < conversion, conversions.conversion_rank). No viable overload, or
+better (ranks: exact < promotion < conversion < splat, conversions.conversion_rank). No viable overload, or
 no single best one, is an error; the caller lists the candidates (for an ambiguity, the viable
 overloads that no other viable overload beats).
 """

@@ -24,7 +24,11 @@ from .unsupported import (BLOCKS, PIPE_KEYWORD, PIPES, READ_WRITE_IMAGES, TYPES 
 
 _TYPE_WORDS = {"void", "bool", "_Bool", "char", "short", "int", "long", "signed", "unsigned",
                "float", "double", "half"}
-_CV = {"const", "volatile", "restrict"}
+# Type qualifiers by spelling: C's and the GNU alternates clang accepts in every language mode
+# (loopy writes `__restrict__` on every pointer).
+_CV = {"const": "const", "__const": "const", "__const__": "const",
+       "volatile": "volatile", "__volatile": "volatile", "__volatile__": "volatile",
+       "restrict": "restrict", "__restrict": "restrict", "__restrict__": "restrict"}
 _ADDRESS_SPACES = {
     "__global": T.AddressSpace.GLOBAL, "global": T.AddressSpace.GLOBAL,
     "__local": T.AddressSpace.LOCAL, "local": T.AddressSpace.LOCAL,
@@ -34,7 +38,7 @@ _ADDRESS_SPACES = {
 }
 _ACCESS_QUALIFIERS = {"__read_only": "read_only", "read_only": "read_only", "__write_only": "write_only",
                       "write_only": "write_only", "__read_write": "read_write", "read_write": "read_write"}
-_SPECIFIER_WORDS = (_TYPE_WORDS | _CV | set(_ADDRESS_SPACES) | set(_ACCESS_QUALIFIERS) |
+_SPECIFIER_WORDS = (_TYPE_WORDS | set(_CV) | set(_ADDRESS_SPACES) | set(_ACCESS_QUALIFIERS) |
                     {"typedef", "static", "extern", "__kernel", "kernel", "inline", "__inline",
                      "__inline__", "__attribute__", "struct", "union", "enum"})
 
@@ -146,7 +150,7 @@ class DeclarationParser:
         if text in _TYPE_WORDS:
             words.append(text)
         elif text in _CV:
-            quals[text] = True
+            quals[_CV[text]] = True
         elif text in _ADDRESS_SPACES:
             space = _ADDRESS_SPACES[text]
             if quals["address_space"] not in (None, space):
@@ -239,7 +243,7 @@ class DeclarationParser:
                 (self.peek().text in _CV or self.peek().text in _ADDRESS_SPACES):
             text = self.next().text
             if text in _CV:
-                quals[text] = True
+                quals[_CV[text]] = True
             else:
                 quals["address_space"] = _ADDRESS_SPACES[text]
         return T.Qualifiers(**quals)

@@ -90,12 +90,13 @@ class ExpressionParser:
         return self.binary()
 
     # cast = "(" type-name ")" cast | "(" vector-type-name ")" "(" args ")" | unary
+    # (`(char4)(char)0` is a cast of a cast: a type name cannot start a vector literal's list)
     def cast(self) -> A.Expr:
         if self.at("(") and self.is_type_name(self.peek(1)):
             tok = self.next()
             target = self.type_name()
             self.expect(")", " after type in cast")
-            if target.is_vector and self.consume("("):
+            if target.is_vector and self.at("(") and not self.is_type_name(self.peek(1)) and self.consume("("):
                 return A.VectorLiteral(tok.loc, self.call_args(), type=target)
             return A.Cast(tok.loc, None, self.cast(), type=target)
         return self.unary()

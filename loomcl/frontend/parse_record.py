@@ -6,7 +6,8 @@ names one `types.Record` per scope: `struct S;` or a first `struct S *p` declare
 outer S), so self-referential and mutually referential structs work through pointers. The parser
 keeps the members as written; sema resolves their types and lays the record out.
 
-An enum type is int (OpenCL C has no wider enums); its constants become an `ast.EnumDecl`, and a
+An enum type is int (an object of an enum with enumerators outside int's range stays an int: clang
+would give it the wider underlying type that sema gives those enumerators); its constants become an `ast.EnumDecl`, and a
 definition an `ast.RecordDecl`, that the enclosing declaration carries, so sema folds the values and
 lays out the record where the source defines them.
 """

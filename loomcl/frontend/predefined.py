@@ -14,6 +14,13 @@ from __future__ import annotations
 
 from .options import BuildOptions
 
+# The device's CL_DEVICE_EXTENSIONS (runtime/device.py; tests hold the two together): each is a
+# macro, and `#pragma OPENCL EXTENSION` accepts them silently.
+EXTENSIONS = ("cl_khr_fp64", "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
+              "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
+              "cl_khr_byte_addressable_store", "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
+              "cl_khr_3d_image_writes")
+
 _VERSIONS = {"CL1.0": 100, "CL1.1": 110, "CL1.2": 120, "CL3.0": 300}
 
 _COMMON = """
@@ -30,15 +37,6 @@ _COMMON = """
 #define __EMBEDDED_PROFILE__ 0
 #define FP_FAST_FMA 1
 #define FP_FAST_FMAF 1
-#define cl_khr_fp64 1
-#define cl_khr_global_int32_base_atomics 1
-#define cl_khr_global_int32_extended_atomics 1
-#define cl_khr_local_int32_base_atomics 1
-#define cl_khr_local_int32_extended_atomics 1
-#define cl_khr_byte_addressable_store 1
-#define cl_khr_int64_base_atomics 1
-#define cl_khr_int64_extended_atomics 1
-#define cl_khr_3d_image_writes 1
 #define CLK_LOCAL_MEM_FENCE 1
 #define CLK_GLOBAL_MEM_FENCE 2
 #define CLK_IMAGE_MEM_FENCE 4
@@ -69,6 +67,11 @@ _COMMON = """
 #define FLT_EPSILON 0x1.0p-23f
 #define DBL_DIG 15
 #define DBL_MANT_DIG 53
+#define DBL_MAX_10_EXP 308
+#define DBL_MAX_EXP 1024
+#define DBL_MIN_10_EXP (-307)
+#define DBL_MIN_EXP (-1021)
+#define DBL_RADIX 2
 #define DBL_MAX 0x1.fffffffffffffp1023
 #define DBL_MIN 0x1.0p-1022
 #define DBL_EPSILON 0x1.0p-52
@@ -106,6 +109,9 @@ _COMMON = """
 #define FP_ILOGB0 (-2147483647 - 1)
 #define FP_ILOGBNAN 2147483647
 #define __IMAGE_SUPPORT__ 1
+#define __kernel_exec(X, typen) __kernel __attribute__((work_group_size_hint(X, 1, 1))) \\
+    __attribute__((vec_type_hint(typen)))
+#define kernel_exec(X, typen) __kernel_exec(X, typen)
 """
 
 # Image and sampler constants (spec 6.12.14): sampler bits as abi/image.py defines them (clang's
@@ -161,6 +167,7 @@ def predefined_source(options: BuildOptions) -> str:
     """The #define lines for `options` (the OpenCL C version depends on -cl-std)."""
     version = _VERSIONS.get(options.cl_std, DEFAULT_C_VERSION)
     lines = [_COMMON, _IMAGES, f"#define __OPENCL_C_VERSION__ {version}"]
+    lines += [f"#define {extension} 1" for extension in EXTENSIONS]
     if version >= 300:
         lines += [f"#define {feature} 1" for feature in _OPENCL_C_3_FEATURES]
     if options.fast_relaxed_math:

@@ -25,7 +25,7 @@ from . import pp_expr
 from .diagnostics import Diagnostics
 from .lexer import tokenize, tokenize_text
 from .options import BuildOptions
-from .predefined import predefined_source
+from .predefined import EXTENSIONS, predefined_source
 from .source import SourceFile
 from .tokens import Token, TokenKind
 
@@ -450,6 +450,23 @@ class Preprocessor:
         line = self._rest_of_line()
         if len(line) == 1 and line[0].is_("once"):  # later #includes of this file are skipped
             self._once.add(os.path.realpath(directive.loc.filename))
+        elif len(line) >= 2 and line[0].is_("OPENCL") and line[1].is_("EXTENSION"):
+            self._extension_pragma(line[2:])
+
+    def _extension_pragma(self, words: list[Token]) -> None:
+        """`#pragma OPENCL EXTENSION name : enable|disable` (OpenCL C 6.11 / 9.1): the device's
+        extensions (and `all`) change nothing, since they are always on; anything else is ignored
+        with clang's warning, so that -Werror fails the build."""
+        if not words:
+            return
+        name = words[0]
+        if len(words) != 3 or not words[1].is_(":") or words[2].text not in ("enable", "disable", "begin", "end"):
+            where = words[2] if len(words) >= 3 else words[-1]
+            self.diags.warning(where.loc, "expected 'enable', 'disable', 'begin' or 'end' - ignoring",
+                               "ignored-pragmas", len(where.text))
+        elif name.text != "all" and name.text not in EXTENSIONS:
+            self.diags.warning(name.loc, f"unknown OpenCL extension '{name.text}' - ignoring",
+                               "ignored-pragmas", len(name.text))
 
 
 _DIRECTIVES = {

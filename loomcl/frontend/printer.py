@@ -121,12 +121,13 @@ def _control(s: A.Stmt, lines: list[str], depth: int, pad: str) -> None:
         word = "while" if isinstance(s, A.WhileStmt) else "do-while"
         lines.append(f"{pad}{word} {fx(s.cond)}")
         _stmt(s.body, lines, depth + 1)
-    elif isinstance(s, A.ForStmt):
-        init = [] if s.init is None else [s.init]
-        lines.append(f"{pad}for ; {'' if s.cond is None else fx(s.cond)} ; "
-                     f"{'' if s.step is None else fx(s.step)}")
-        for i in init:
-            _stmt(i, lines, depth + 2)
+    elif isinstance(s, A.ForStmt):  # its parts in source order, each labelled (any may be empty)
+        lines.append(f"{pad}for")
+        lines.append(f"{pad}  init:" + ("" if s.init is not None else " (none)"))
+        if s.init is not None:
+            _stmt(s.init, lines, depth + 2)
+        lines.append(f"{pad}  cond: {'(none)' if s.cond is None else fx(s.cond)}")
+        lines.append(f"{pad}  step: {'(none)' if s.step is None else fx(s.step)}")
         _stmt(s.body, lines, depth + 1)
     elif isinstance(s, A.SwitchStmt):
         lines.append(f"{pad}switch {fx(s.cond)}")

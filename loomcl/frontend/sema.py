@@ -28,6 +28,7 @@ from .sema_image import IMAGE_FUNCTIONS, ImageChecker
 from .sema_init import InitializerChecker
 from .sema_printf import PrintfChecker
 from .sema_record import RecordChecker
+from .sema_string import StringLiteralChecker
 from .sema_warnings import WarningChecker
 from .spelling import closest_name
 from . import unsupported
@@ -36,7 +37,7 @@ _TAG_DECLS = (A.RecordDecl, A.EnumDecl)   # checked where they stand, then dropp
 _KERNEL_POINTER_SPACES = (T.AddressSpace.GLOBAL, T.AddressSpace.CONSTANT, T.AddressSpace.LOCAL)
 
 
-class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, WarningChecker, ImageChecker):
+class Sema(StringLiteralChecker, ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, WarningChecker, ImageChecker):
     def __init__(self, options: BuildOptions, diags: Diagnostics):
         self.diags = diags
         # An explicit -cl-std is strict: unqualified pointees are private (OpenCL C 1.x, and 3.0
@@ -54,6 +55,7 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
         self.labels: dict[str, A.LabelStmt] = {}   # of the function being checked
         self.gotos: list[A.GotoStmt] = []
         self.used: set = set()        # declarations some expression names (sema_warnings)
+        self.string_constants: dict[bytes, A.VarDecl] = {}   # sema_string
 
     # ---- scopes -------------------------------------------------------------------------------
     def lookup(self, name: str):
@@ -110,7 +112,8 @@ class Sema(ExpressionChecker, InitializerChecker, RecordChecker, PrintfChecker, 
                 self.tag_decl(decl)
             else:
                 self.var_decl(decl, program_scope=True)
-        tu.decls = [d for d in tu.decls if not isinstance(d, _TAG_DECLS) and not _is_sampler_variable(d)]
+        tu.decls = [*self.string_constants.values(),
+                    *(d for d in tu.decls if not isinstance(d, _TAG_DECLS) and not _is_sampler_variable(d))]
         self.link_calls()
         self.check_recursion()
         return tu

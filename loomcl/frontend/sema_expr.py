@@ -14,7 +14,7 @@ from . import types as T
 from . import unsupported
 from .constfold import fold
 from .conversions import (address_space_convertible, cast_kind, compatible_pointees,
-                          pointer_assignable, promote, usual_arithmetic)
+                          pointer_assignable, pointer_warning, promote, usual_arithmetic)
 from .sema_half import HalfChecker
 from .sema_vector import VectorChecker
 
@@ -78,10 +78,26 @@ class ExpressionChecker(VectorChecker, HalfChecker):
             return self.widen(e, target) if target.is_vector else \
                 self.error(e, message.format(target=target, source=e.type))
         kind = self.implicit_kind(e, target)
+        if kind is None and self.warn_pointer_conversion(e, target, message):
+            kind = A.CastKind.POINTER_TO_POINTER
         if kind is None:
             self.diags.error(e.loc, message.format(target=target, source=e.type))
             return e
         return e if kind is A.CastKind.NOOP else implicit(e, kind, target)
+
+    def warn_pointer_conversion(self, e: A.Expr, target: T.Type, message: str) -> bool:
+        """Warn, in clang's words, about a pointer conversion clang accepts with a warning (clFFT
+        stores through a `float4 *` made from a `float2 *`); whether it was one."""
+        flag = pointer_warning(e.type.unqualified(), target)
+        if flag is None:
+            return False
+        text = message.replace("from incompatible type ", "from ").replace("of incompatible type ", "of type ")
+        text = text.replace("incompatible result type", "result type").format(target=target, source=e.type)
+        if flag == "incompatible-pointer-types":
+            self.diags.warning(e.loc, "incompatible pointer types " + text, flag)
+        else:
+            self.diags.warning(e.loc, text + " discards qualifiers", flag)
+        return True
 
     def implicit_kind(self, e: A.Expr, target: T.Type) -> A.CastKind | None:
         source = e.type.unqualified()
@@ -105,9 +121,6 @@ class ExpressionChecker(VectorChecker, HalfChecker):
 
     def check_FloatLiteral(self, e: A.FloatLiteral) -> A.Expr:
         return self.refuse_half_literal(e) or e
-
-    def check_StringLiteral(self, e: A.StringLiteral) -> A.Expr:
-        return self.error(e, "string literals are not supported outside printf")
 
     def check_VarRef(self, e: A.VarRef) -> A.Expr:
         decl = self.lookup(e.name)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from . import ast as A
 from . import types as T
 from .constfold import fold, round_to
+from .sema_string import string_for_char_array
 
 
 class InitializerChecker:
@@ -28,6 +29,10 @@ class InitializerChecker:
 
     def check_initializer(self, t: T.Type, init: A.Expr, constant: bool) -> tuple[A.Expr, T.Type]:
         """The checked initializer and the variable's type (completed if it was `T x[]`)."""
+        literal = string_for_char_array(t, init)
+        if literal is not None:
+            result = self.string_initializer(t, literal)
+            return result, result.type
         if t.is_record and isinstance(init, A.InitList):
             return self.record_initializer(t, init, constant), t
         if t.is_vector and isinstance(init, A.InitList):
@@ -54,7 +59,7 @@ class InitializerChecker:
                     self.diags.error(item.items[used].loc, "excess elements in array initializer")
                 out.append(sub)
                 pos += 1
-            elif t.element.is_array:
+            elif t.element.is_array and string_for_char_array(t.element, item) is None:
                 sub, pos = self.array_initializer(t.element, items, pos, item.loc, constant)
                 out.append(sub)
             else:

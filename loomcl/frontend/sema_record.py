@@ -118,6 +118,9 @@ class RecordChecker:
 
     # ---- enums --------------------------------------------------------------------------------
     def enum_decl(self, d: A.EnumDecl) -> None:
+        """Fold the enumerators. One that fits an int is an int (C 6.7.2.2p2); as clang allows
+        in C, one that does not (hashcat's `MD5M_B = 0xefcdab89U`) takes the smallest of uint,
+        long and ulong that holds every value of the enum (the enum's underlying type)."""
         next_value = 0
         for constant in d.constants:
             if constant.value is not None:
@@ -126,15 +129,34 @@ class RecordChecker:
                 if value is None and not expr.type.is_error:
                     self.diags.error(expr.loc, "expression is not an integer constant expression")
                 next_value = value if value is not None else next_value
-            if not T.INT.min_value <= next_value <= T.INT.max_value:
+            if not T.LONG.min_value <= next_value <= T.ULONG.max_value:
                 self.diags.error(constant.loc, f"enumerator value {next_value} is not representable "
-                                               f"in an int")
-            constant.value = T.INT.wrap(next_value)
+                                               f"in the largest integer type")
+                next_value = 0
+            constant.value, constant.type = next_value, _fitting_type(next_value)
             self.declare(constant.name, constant, constant.loc)
             next_value = constant.value + 1
+        wide = _underlying_type([c.value for c in d.constants])
+        for constant in d.constants:
+            if constant.type is not T.INT:
+                constant.type = wide
 
     def enum_constant_ref(self, e: A.VarRef, constant: A.EnumConstant) -> A.Expr:
-        return A.IntLiteral(e.loc, constant.value, type=T.INT)
+        return A.IntLiteral(e.loc, constant.value, type=constant.type)
+
+
+def _fitting_type(value: int) -> T.IntegerType:
+    """The first of int, uint, long, ulong that holds value."""
+    return next(t for t in (T.INT, T.UINT, T.LONG, T.ULONG) if t.min_value <= value <= t.max_value)
+
+
+def _underlying_type(values: list[int]) -> T.IntegerType:
+    """The type of an enum's enumerators that do not fit an int: uint or ulong when none is
+    negative, else long."""
+    low, high = min(values), max(values)
+    if low < 0:
+        return T.LONG
+    return T.UINT if high <= T.UINT.max_value else T.ULONG
 
 
 def member_type(t: T.Type, object_type: T.Type) -> T.Type:

@@ -50,7 +50,8 @@ class Token:
 
 KEYWORDS = frozenset("""
     void bool char short int long unsigned signed float double half
-    const volatile restrict typedef static extern inline __inline __inline__
+    const volatile restrict __const __const__ __volatile __volatile__ __restrict __restrict__
+    typedef static extern inline __inline __inline__
     if else for while do switch case default break continue return goto sizeof
     _Alignof __alignof __alignof__
     struct union enum

@@ -18,7 +18,7 @@ import os
 import sys
 import traceback
 
-from loomcl.errors import Error, status_code
+from loomcl.errors import Error, KernelCheckError, KernelFaultError, KernelInterruptedError, status_code
 
 from .dispatch_table import ENTRIES, Entry
 
@@ -32,7 +32,9 @@ _LOG = os.environ.get("LOOMCL_ICD_LOG", "") not in ("", "0")
 
 
 def _failed(error: Error) -> int:
-    if _LOG:
+    # A kernel that faulted, failed a check or was stopped by Ctrl-C is news to the user, whom the
+    # caller's status alone would not tell which kernel or why: always said.
+    if _LOG or isinstance(error, (KernelCheckError, KernelFaultError, KernelInterruptedError)):
         print(f"loomcl ICD: {error}", file=sys.stderr)
     return error.code
 
@@ -46,6 +48,8 @@ def guarded(entry: Entry, function):
                 return function(*args) or 0
             except Error as error:
                 return _failed(error)
+            except KeyboardInterrupt:
+                return _interrupted(name)
             except BaseException:  # noqa: BLE001 - nothing may unwind into C
                 return _internal_error(name)
         return call
@@ -56,6 +60,8 @@ def guarded(entry: Entry, function):
                 result, code = function(*args[:-1]), 0
             except Error as error:
                 result, code = None, _failed(error)
+            except KeyboardInterrupt:
+                result, code = None, _interrupted(name)
             except BaseException:  # noqa: BLE001
                 result, code = None, _internal_error(name)
             if errcode_ret:
@@ -72,6 +78,17 @@ def guarded(entry: Entry, function):
             _internal_error(name)
             return None
     return other
+
+
+def _interrupted(name: str) -> int:
+    """Ctrl-C stopped the call (Python's SIGINT handler raised KeyboardInterrupt in it, which cannot
+    unwind through the C caller): the caller gets the status of an interrupted launch and the user
+    a line saying why, not a bug report. (Raising SIGINT again for the host's Python would land at
+    its next bytecode: inside the handler of the caller's error, or in the middle of printing it.)
+    A C host never gets here: the interpreter it embeds handles no SIGINT, whose meaning stays the
+    host's."""
+    print(f"loomcl ICD: Ctrl-C (SIGINT) stopped {name}, which returns CL_OUT_OF_RESOURCES", file=sys.stderr)
+    return status_code.OUT_OF_RESOURCES
 
 
 def _internal_error(name: str) -> int:

@@ -8,7 +8,8 @@ The generated function sets that exception aside while loomcl's Python runs and 
 (ctypes would let loomcl's code see it, and lose it). They also convert the arguments to Python
 ints with a few direct calls, which is quicker than ctypes' general machinery on the launch path.
 
-The helpers the generated code uses (enter, call_entry, leave_*, and the argument macros) are in
+The helpers the generated code uses (python_usable, enter, call_entry, leave_*, and the argument
+macros) are in
 native/loomcl_icd.c, which includes the generated text as "loomcl_entries.h".
 """
 from __future__ import annotations
@@ -22,6 +23,25 @@ _ARGUMENT = {"i": "ARG_INT", "u": "ARG_UINT", "l": "ARG_ULONG", "z": "ARG_SIZE",
 _LEAVE = {"i": "leave_int", "p": "leave_pointer", "v": "leave_void"}
 
 
+# After the host's Python has finalized (a C++ library's static destructors, pyopencl's objects
+# released at exit, a thread still running) no Python may run: a release, retain, flush or wait is
+# done (nothing runs any more, and the process is ending and takes the memory with it); any other
+# call fails as if out of resources, with errcode_ret set where the entry has one.
+_CL_SUCCESS, _CL_OUT_OF_RESOURCES = 0, -5
+_DONE_WITHOUT_PYTHON = ("clRelease", "clRetain", "clFinish", "clFlush", "clWaitForEvents", "clSVMFree")
+
+
+def _without_python(entry: Entry) -> str:
+    if entry.returns == "i":
+        status = _CL_SUCCESS if entry.name.startswith(_DONE_WITHOUT_PYTHON) else _CL_OUT_OF_RESOURCES
+        return f"return {status};"
+    if entry.returns == "p":
+        last = len(entry.arguments) - 1
+        errcode = f"if (a{last}) *(cl_int *)a{last} = {_CL_OUT_OF_RESOURCES}; " if entry.reports_error_by_pointer else ""
+        return f"{{ {errcode}return NULL; }}"
+    return "return;"
+
+
 def _function(index: int, entry: Entry) -> str:
     parameters = ", ".join(f"{_C_TYPES[letter]} a{i}".replace("* ", "*") for i, letter in enumerate(entry.arguments))
     parameters = parameters or "void"
@@ -29,6 +49,7 @@ def _function(index: int, entry: Entry) -> str:
     count = len(entry.arguments)
     result = "" if entry.returns == "v" else "return "
     return (f"static {_C_TYPES[entry.returns]} entry_{entry.name}({parameters}) {{\n"
+            f"    if (!python_usable()) {_without_python(entry)}\n"
             f"    Entered entered = enter();\n"
             f"    PyObject *args[] = {{{arguments}}};\n"
             f"    {result}{_LEAVE[entry.returns]}(&entered, call_entry({index}, args, {count}));\n"

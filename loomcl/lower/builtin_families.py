@@ -79,9 +79,17 @@ class FamilyBuiltinLowering:
                 for k in range(count)]
 
     def _as_type(self, e: A.BuiltinCall) -> Value:
+        """Reinterpret the bits; a 3-vector is a 4-vector whose last lane is undefined."""
         (value,) = (self.value(a) for a in e.args)
         to = value_type(e.type)
-        return value if value.type is to else self.b.cast(ins.CastOpcode.BITCAST, value, to)
+        if value.type is to or _lanes(value.type) == _lanes(to):
+            return value if value.type is to else self.b.cast(ins.CastOpcode.BITCAST, value, to)
+        if _lanes(value.type) == 3:
+            value = self.b.insert(ins.ShuffleVector(value, value, [0, 1, 2, -1]))
+        through = ty.VectorType(to.element, 4) if _lanes(to) == 3 else to
+        if value.type is not through:
+            value = self.b.cast(ins.CastOpcode.BITCAST, value, through)
+        return value if through is to else self.b.insert(ins.ShuffleVector(value, value, [0, 1, 2]))
 
     def _convert(self, e: A.BuiltinCall) -> Value:
         (value,) = (self.value(a) for a in e.args)
@@ -131,3 +139,7 @@ def _float_below(limit: float, bits: int) -> float:
     dtype = {32: np.float32, 64: np.float64}[bits]
     f = dtype(limit)
     return float(np.nextafter(f, dtype(0)) if float(f) > limit else f)
+
+
+def _lanes(t: ty.Type) -> int:
+    return t.count if isinstance(t, ty.VectorType) else 1

@@ -137,6 +137,23 @@ class BuiltinLowering(FamilyBuiltinLowering, GeometricLowering, MathLowering, As
             result = self.b.select(is_d, compute(d), result)
         return result
 
+    def _linear_id(self, id_of, size_of) -> Value:
+        """(id(2) * size(1) + id(1)) * size(0) + id(0): OpenCL C 2.0's linear ids (6.13.1),
+        from the per-dimension queries (an unused dimension has id 0 and size 1)."""
+        result = id_of(2)
+        for d in (1, 0):
+            result = self.b.add(self.b.mul(result, size_of(d)), id_of(d))
+        return result
+
+    def _global_linear_id(self, e: A.BuiltinCall) -> Value:
+        def id_of(d: int) -> Value:  # counted from the global offset
+            return self.b.sub(self._global_id_of(d), self.b.query(Q.GLOBAL_OFFSET, d, f"offset{d}"))
+        return self._linear_id(id_of, lambda d: self.b.query(Q.GLOBAL_SIZE, d, f"gsize{d}"))
+
+    def _local_linear_id(self, e: A.BuiltinCall) -> Value:
+        return self._linear_id(lambda d: self.b.query(Q.LOCAL_ID, d, f"lid{d}"),
+                               lambda d: self.b.query(Q.LOCAL_SIZE, d, f"lsize{d}"))
+
     def _work_dim(self, e: A.BuiltinCall) -> Value:
         dims = self.b.query(Q.WORK_DIM, 0, "work_dim")
         return self.b.cast(ins.CastOpcode.TRUNC, dims, value_type(e.type))
@@ -221,6 +238,8 @@ _HANDLERS = {
     Builtin.NORMALIZE: GeometricLowering._normalize,
     Builtin.GET_GLOBAL_ID: BuiltinLowering._global_id,
     Builtin.GET_WORK_DIM: BuiltinLowering._work_dim,
+    Builtin.GET_GLOBAL_LINEAR_ID: BuiltinLowering._global_linear_id,
+    Builtin.GET_LOCAL_LINEAR_ID: BuiltinLowering._local_linear_id,
     Builtin.BARRIER: BuiltinLowering._barrier,
     Builtin.MEM_FENCE: BuiltinLowering._fence,
     Builtin.READ_MEM_FENCE: BuiltinLowering._fence,

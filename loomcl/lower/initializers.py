@@ -13,6 +13,7 @@ from ..frontend import types as T
 from ..frontend.constfold import fold
 from ..ir import types as ty
 from ..ir.values import Constant, Value
+from .casts import zero
 from .errors import LoweringError, unsupported
 from .types import memory_type, record_type
 
@@ -31,8 +32,8 @@ class InitializerLowering:
             self._initialize_record(address, t.record, init.items if init is not None else [])
         elif isinstance(init, A.InitList):
             self.initialize(address, t, init.items[0] if init.items else None)
-        elif init is None:
-            self.b.store(Constant(memory_type(t), 0), address)
+        elif init is None:  # a zero of the element's memory type (a splat for a vector)
+            self.b.store(zero(memory_type(t)), address)
         else:
             self.store_to(self.value(init), address, t)
 

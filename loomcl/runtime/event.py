@@ -31,7 +31,7 @@ import threading
 import time
 import traceback
 
-from loomcl.errors import KernelInterruptedError, LogicError, RuntimeError, status_code
+from loomcl.errors import KernelInterruptedError, LogicError, RuntimeError, status_code, trimmed
 
 from .constants import command_execution_status, command_type, event_info, info_attribute, profiling_info
 from .context import Context
@@ -155,7 +155,7 @@ class Event:
         queue = self.command_queue
         if queue is not None:
             queue.scheduler.reported(self)
-        raise self._error
+        raise trimmed(self._error)
 
     def set_callback(self, status: int, callback) -> None:
         """pyopencl's set_callback: `callback(status)` once the event reaches `status` (SUBMITTED,
@@ -259,7 +259,7 @@ class UserEvent(Event):
         """Block until the host sets the status (forever if it never does, as in OpenCL)."""
         wait_quietly(self)
         if self._status < 0:
-            raise self._error
+            raise trimmed(self._error)
 
 
 def wait_quietly(event: Event) -> None:

@@ -48,7 +48,7 @@ import threading
 import weakref
 from collections import deque
 
-from loomcl.errors import KernelInterruptedError
+from loomcl.errors import KernelInterruptedError, trimmed
 
 from .command import failure_status
 from .constants import command_type
@@ -361,7 +361,7 @@ class Scheduler:
             if not failures:
                 return
             self._unreported = [entry for entry in self._unreported if entry not in failures]
-        raise failures[0][1].error
+        raise trimmed(failures[0][1].error)
 
     def reported(self, event: Event) -> None:
         """A wait raised `event`'s failure: finish and blocking calls need not raise it again."""

@@ -324,12 +324,34 @@ def bypass_empty_blocks(function: Function) -> bool:
     return changed
 
 
+def _has_user_loop(blocks: set[Block], function: Function) -> bool:
+    """Whether `blocks` hold a cycle other than the work-item loops' own back edges: a loop the
+    user wrote, which may never end (a spin loop waiting on memory). OpenCL C 1.2 is C99, which
+    has no forward-progress rule, so such a loop must stay even when it has no side effects."""
+    own = {(loop.latch, loop.header) for loop in function.work_item_loops}
+    state: dict[Block, int] = {}  # 1: on the DFS stack, 2: done
+
+    def visit(block: Block) -> bool:
+        state[block] = 1
+        for succ in block.successors:
+            if succ not in blocks or (block, succ) in own:
+                continue
+            if state.get(succ) == 1 or (succ not in state and visit(succ)):
+                return True
+        state[block] = 2
+        return False
+    return any(block not in state and visit(block) for block in blocks)
+
+
 def remove_empty_work_item_loops(function: Function) -> bool:
     """A work-item loop (or nest) without side effects whose values are not used after it does
-    nothing: its preheader goes straight to its exit, and the loop becomes unreachable."""
+    nothing: its preheader goes straight to its exit, and the loop becomes unreachable. A loop of
+    the user's inside it keeps it (it may never end)."""
     for loop in function.work_item_loops:
         blocks = loop.blocks
         if any(i.has_side_effects and not i.is_terminator for b in blocks for i in b.instructions):
+            continue
+        if _has_user_loop(blocks, function):
             continue
         if any(u.block not in blocks for b in blocks for i in b.instructions for u in i.users):
             continue

@@ -7,11 +7,14 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from loomcl.bench import configs
 from loomcl.bench.suite import select
 
 from .helpers import make_record
+
+pytestmark = pytest.mark.slow  # a bench smoke run: the slow tier
 
 
 def test_ablation_runs_every_technique_and_compares_with_a_baseline(tmp_path):

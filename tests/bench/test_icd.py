@@ -17,6 +17,8 @@ from loomcl.bench.icd_ops import OPS, Op, Ready, Session
 
 TINY = (256,)
 
+pytestmark = pytest.mark.slow  # the ICD section runs its targets in processes of their own: minutes
+
 
 @pytest.fixture(scope="module")
 def section():

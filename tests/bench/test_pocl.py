@@ -6,6 +6,7 @@ from loomcl.bench import runner
 from loomcl.bench.suite import CASES
 
 pytest.importorskip("pyopencl")
+pytestmark = pytest.mark.slow  # every case on PoCL, the comparison point: the slow tier
 
 
 @pytest.fixture(scope="module")

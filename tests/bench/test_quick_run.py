@@ -8,6 +8,10 @@ import json
 import subprocess
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.slow  # a bench smoke run: the slow tier
+
 
 def test_quick_suite_runs_and_agrees(tmp_path):
     out = tmp_path / "bench.json"

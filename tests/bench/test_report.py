@@ -74,3 +74,16 @@ def test_json_record_schema(tmp_path):
     assert b["results"]["loomcl"]["status"] == "mismatch" and "min_ms" not in b["results"]["loomcl"]
     assert b["ratio"]["loomcl"] is None
     assert math.isclose(loaded["geomean_ratio"]["loomcl"], 2.0)
+
+
+def test_the_table_explains_its_columns():
+    text = report.summary([], NAMES, make_limits(), [])
+    assert "ms: the best of the timed runs of one launch to its end; NAME/PoCL: PoCL's time / NAME's" in text
+
+
+def test_a_native_probe_below_an_opencl_kernel_is_explained():
+    limits = make_limits()
+    limits.fma_gflops = {"native probe": 50.0, "loomcl": 80.0}
+    assert "(the native probe read below loomcl's fma kernel" in report.summary([], NAMES, limits, [])
+    limits.fma_gflops = {"native probe": 90.0, "loomcl": 80.0}
+    assert "native probe read below" not in report.summary([], NAMES, limits, [])

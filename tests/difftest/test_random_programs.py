@@ -1,6 +1,8 @@
-"""Differential testing in CI: a few hundred generated programs through every check.
+"""Differential testing: a few hundred generated programs through every check.
 
-SLOW-ISH (about 2 minutes on 2 cores): `PROGRAMS` random legal work-group programs, each checked in
+The first chunk (21 programs) runs by default: its seeds rotate through every
+interpreter and native configuration at least once. The other chunks are the `slow` tier (about 2
+minutes on 2 cores; `python3 -m pytest -m slow`, and .ci/run). `PROGRAMS` random legal work-group programs, each checked in
 the interpreter on the work-group form of the default pipeline and two other configurations, and
 natively through the public runtime in one build-option configuration, both rotating with the seed
 (so every configuration gets a share of the programs; with 12 interpreter configurations, checking
@@ -21,29 +23,36 @@ from .generator import PRELUDE, generate
 
 PROGRAMS = 210
 FIRST_SEED = 1_000_000  # away from the seeds people try by hand
-CHUNK = 30
+CHUNK = 21  # the first chunk, run by default, covers every configuration (20 native, 12 interpreter)
+
+
+def _seeds(chunk: int) -> range:
+    return range(FIRST_SEED + chunk * CHUNK, FIRST_SEED + (chunk + 1) * CHUNK)
 
 
 @pytest.fixture(scope="module")
-def results():
-    """Findings of every seed, checked on two worker processes."""
+def results(request):
+    """Findings of every seed of the chunks this run selected, checked on two worker processes."""
+    chunks = sorted({item.callspec.params["chunk"] for item in request.session.items
+                     if item.originalname == "test_random_programs"})
     found = {}
     plan = runner.Plan(interp="sample", native="one")
-    runner.run(range(FIRST_SEED, FIRST_SEED + PROGRAMS), plan, min(2, os.cpu_count() or 1),
+    runner.run([seed for chunk in chunks for seed in _seeds(chunk)], plan, min(2, os.cpu_count() or 1),
                lambda result: found.setdefault(result.seed, []).extend(result.findings))
     return found
 
 
-@pytest.mark.parametrize("chunk", range(PROGRAMS // CHUNK))
+@pytest.mark.parametrize("chunk", [pytest.param(chunk, marks=[pytest.mark.slow] if chunk else [])
+                                   for chunk in range(PROGRAMS // CHUNK)])
 def test_random_programs(chunk, results):
-    seeds = range(FIRST_SEED + chunk * CHUNK, FIRST_SEED + (chunk + 1) * CHUNK)
+    seeds = _seeds(chunk)
     assert all(seed in results for seed in seeds), "a seed was never reported"
     findings = [f for seed in seeds for f in results[seed]]
     assert not findings, "\n".join(f.line() for f in findings) + \
         "\n(reproduce: python3 -m tests.difftest --programs 1 --native all --seed SEED --save DIR)"
 
 
-@pytest.mark.parametrize("block", range(4))
+@pytest.mark.parametrize("block", [pytest.param(block, marks=[pytest.mark.slow] if block else []) for block in range(4)])
 def test_generated_programs_are_legal(block):
     """The reference rejects illegal programs; it must accept every generated one."""
     for seed in range(block * 50, (block + 1) * 50):
@@ -82,3 +91,11 @@ def test_about_half_the_programs_carry_vector_code():
     statements = sum(generate(seed).source.count(" = select(") + generate(seed).source.count("convert_")
                      for seed in with_vectors)
     assert statements > 0
+
+
+def test_the_default_chunk_covers_every_configuration():
+    """The quick tier's programs (chunk 0) reach every interpreter and native configuration."""
+    plan = runner.Plan(interp="sample", native="one")
+    interp = {name for seed in _seeds(0) for name in plan.interp_configs(seed)}
+    native = {options for seed in _seeds(0) for options in plan.native_configs(seed)}
+    assert interp == set(check.INTERP_CONFIGS) and native == set(check.NATIVE_CONFIGS)

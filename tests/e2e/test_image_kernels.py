@@ -161,3 +161,17 @@ def test_argument_info(ctx):
             kernel.get_arg_info(i, info.ADDRESS_QUALIFIER)) for i in range(3)]
     assert got == [("image2d_t", A.READ_ONLY, Q.GLOBAL), ("sampler_t", A.NONE, Q.PRIVATE),
                    ("image3d_t", A.WRITE_ONLY, Q.GLOBAL)]
+
+
+def test_a_function_scope_sampler_need_not_be_const(run_kernel):
+    """The CTS's min_max_read_image_args declares `sampler_t sampler = CLK_...;` without const; clang
+    accepts it (a sampler cannot be assigned, so it is constant anyway)."""
+    image = StandInImage("image2d_t", "R", "FLOAT", 4, 3)
+    image.components[..., 0] = np.arange(12, dtype=np.float32).reshape(1, 3, 4)
+    src = """__kernel void k(__read_only image2d_t img, __global float *out) {
+        sampler_t sampler = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;
+        int i = get_global_id(0);
+        out[i] = read_imagef(img, sampler, (int2)(i % 5, i / 5)).x;
+    }"""
+    (out,) = run_kernel(src, "k", (10,), None, image, np.zeros(10, np.float32))
+    np.testing.assert_array_equal(out, [0, 1, 2, 3, 0, 4, 5, 6, 7, 0])

@@ -15,6 +15,12 @@ def test_empty_options_are_defaults():
     ("-D TILE=16 -U TILE", (MacroOption("TILE", "16"), MacroOption("TILE", None))),
     ("-DX=a=b", (MacroOption("X", "a=b"),)),
     ("-D 'S=1 + 2'", (MacroOption("S", "1 + 2"),)),
+    ("-DXM2S(x)=#x -D M2S(x)=XM2S(x)", (MacroOption("XM2S(x)", "#x"), MacroOption("M2S(x)", "XM2S(x)"))),
+    ("-D 'F( a, b )=a+b'", (MacroOption("F( a, b )", "a+b"),)),
+    ("-D 'V(...)=__VA_ARGS__'", (MacroOption("V(...)", "__VA_ARGS__"),)),
+    ("-DSTR=\\\"abc\\\"", (MacroOption("STR", '"abc"'),)),
+    ("-D INCLUDE_PATH=\"/a dir/x\"", (MacroOption("INCLUDE_PATH", "/a dir/x"),)),
+    ("-UNAME", (MacroOption("NAME", None),)),
 ])
 def test_macro_options(text, macros):
     assert parse_options(text).macros == macros
@@ -59,9 +65,20 @@ def test_missing_argument():
         parse_options("-D")
 
 
-def test_invalid_macro_name():
+@pytest.mark.parametrize("bad", ["-D 3X=1", "-DF(x=1", "-D F(x)y=1", "-U X=1", "-U F(x)"])
+def test_invalid_macro_name(bad):
     with pytest.raises(OptionError, match="invalid macro name"):
-        parse_options("-D 3X=1")
+        parse_options(bad)
+
+
+def test_unbalanced_quote_is_an_option_error():
+    with pytest.raises(OptionError, match="cannot split build options"):
+        parse_options("-D X='a")
+
+
+@pytest.mark.parametrize("switch", ["-Wall", "-Wno-unused-variable", "-Wconversion", "-Werror=format"])
+def test_clangs_warning_switches_are_accepted(switch):
+    parse_options(switch)
 
 
 def test_options_are_frozen():

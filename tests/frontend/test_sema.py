@@ -229,8 +229,8 @@ def test_constant_folding_of_float_special_values():
     ("void f() { x = 1; }", "use of undeclared identifier 'x'"),
     ("void f(global float *p) { float f; f = p; }",
      "assigning to 'float' from incompatible type '__global float *'"),
-    ("void f(global float *p) { int *q = p; }", "initializing '__generic int *' with an "
-                                                "expression of incompatible type"),
+    ("void f(global float *p) { local int *q = p; }", "initializing '__local int *' with an "
+                                                      "expression of incompatible type"),
     ("void g(int a, int b) {} void f() { g(1); }", "too few arguments to function call, "
                                                     "expected 2, have 1"),
     ("void g(int a) {} void f() { g(1, 2); }", "too many arguments to function call"),

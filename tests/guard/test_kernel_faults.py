@@ -50,7 +50,7 @@ def test_far_write_raises_and_the_queue_stays_usable(ctx, queue, prg, threads, b
         assert isinstance(info.value, cl.RuntimeError) and isinstance(info.value, cl.Error)
         message = str(info.value)
         assert "kernel 'far_write' faulted: SIGSEGV (address not mapped) at address 0x" in message
-        assert message.endswith("run with LOOMCL_CHECK=1 to find the access")
+        assert message.endswith("run with LOOMCL_CHECK=1 to find the access (clEnqueueNDRangeKernel: OUT_OF_RESOURCES)")
         assert info.value.code == cl.status_code.OUT_OF_RESOURCES
         assert np.array_equal(launch_far_write(ctx, queue, prg, -1), np.arange(N))
 
@@ -120,7 +120,7 @@ def test_fault_in_a_fresh_process(threads):
         threads=threads,
     )
     assert result.returncode == 0, result.stderr
-    assert "caught clEnqueueNDRangeKernel failed: OUT_OF_RESOURCES - kernel 'far_write' faulted" in result.stdout
+    assert "caught kernel 'far_write' faulted" in result.stdout
     assert result.stdout.endswith("fill ok\n")
 
 

@@ -72,3 +72,20 @@ def test_every_pointer_returning_entry_reports_errors_through_its_last_argument(
     for entry in ENTRIES:
         if entry.reports_error_by_pointer:
             assert entry.arguments.endswith("p"), entry.name
+
+
+def test_entries_answer_without_python_after_the_interpreters_end():
+    """Generated C: each entry first asks python_usable(); without Python a release, retain, flush or
+    wait succeeds, a call returning an object sets errcode_ret, anything else fails."""
+    from loomcl.icd import native_entries
+
+    text = native_entries.header()
+
+    def first_line(name):
+        body = text[text.index(f" entry_{name}("):]
+        return body.splitlines()[1].strip()
+
+    for name in ("clReleaseMemObject", "clRetainContext", "clFinish", "clWaitForEvents"):
+        assert first_line(name) == "if (!python_usable()) return 0;"
+    assert first_line("clEnqueueNDRangeKernel") == "if (!python_usable()) return -5;"
+    assert first_line("clCreateBuffer") == "if (!python_usable()) { if (a4) *(cl_int *)a4 = -5; return NULL; }"

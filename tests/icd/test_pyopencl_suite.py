@@ -18,6 +18,8 @@ import pyopencl_suite
 from icd_skips import unavailable
 from suite_results import comparison
 
+pytestmark = pytest.mark.icd_suite  # minutes: run by .ci/run, not by default
+
 BASELINE = Path(__file__).resolve().parent / "pocl_baseline.json"
 REQUIRED_PERCENT = 95
 SUBSET_FILE_TIMEOUT_S = 600   # per file; a hung test is stopped after STALL_S and the file goes on

@@ -35,7 +35,7 @@ def test_a_failed_launch_raises_at_finish_once(ctx, queue, checked):
     with pytest.raises(cl.OutOfBoundsError):
         launch.wait()  # ... and by every wait on its event
     with pytest.raises(cl.RuntimeError, match="EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST - an event in the wait list "
-                       "failed with status -5: clEnqueueNDRangeKernel failed: OUT_OF_RESOURCES - <kernel>:1:71: error: "
+                       "failed with status -5: <kernel>:1:71: error: "
                        "out-of-bounds write"):
         dependent.wait()
 
@@ -164,5 +164,5 @@ def test_commands_never_waited_for_run_at_exit():
     result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout == "end of script\nn=7\nn=7\n"
-    assert "loomcl: a command nobody waited for failed: clEnqueueNDRangeKernel failed: OUT_OF_RESOURCES - " \
-           "<kernel>:1:58: error: out-of-bounds write in kernel 'bad'" in result.stderr
+    assert "loomcl: a command nobody waited for failed: <kernel>:1:58: error: out-of-bounds write in kernel 'bad'" \
+        in result.stderr

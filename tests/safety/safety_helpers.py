@@ -14,7 +14,7 @@ def buffer(ctx, array: np.ndarray):
 
 
 def lines(error: Exception) -> list[str]:
-    """The message after pyopencl's "routine failed: STATUS - " prefix, as lines."""
-    text = str(error)
-    assert text.startswith("clEnqueueNDRangeKernel failed: OUT_OF_RESOURCES - ")
-    return text.split(" - ", 1)[1].split("\n")
+    """The message as lines, without its last: the status, "(clEnqueueNDRangeKernel: OUT_OF_RESOURCES)"."""
+    *message, status = str(error).split("\n")
+    assert status == "(clEnqueueNDRangeKernel: OUT_OF_RESOURCES)"
+    return message

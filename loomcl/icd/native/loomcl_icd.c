@@ -21,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #ifndef LOOMCL_LIBPYTHON
 #define LOOMCL_LIBPYTHON "libpython3.so"
@@ -73,6 +75,7 @@ static struct {
     void (*IncRef)(PyObject *);
     PyObject *(*Tuple_GetItem)(PyObject *, ssize_t);
     ssize_t (*Tuple_Size)(PyObject *);
+    int (*IsFinalizing)(void);  /* optional: _Py_IsFinalizing (3.11, 3.12), Py_IsFinalizing (3.13) */
     PyObject *None;
 } py;
 
@@ -117,6 +120,8 @@ static int find_python(void *library) {
     FIND(Tuple_Size, "PyTuple_Size")
     FIND(None, "_Py_NoneStruct")
 #undef FIND
+    *(void **)&py.IsFinalizing = dlsym(library, "Py_IsFinalizing");
+    if (!py.IsFinalizing) *(void **)&py.IsFinalizing = dlsym(library, "_Py_IsFinalizing");
     return 1;
 }
 
@@ -153,6 +158,16 @@ EXPORT cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platfo
 static PyObject *entry_functions[LOOMCL_ENTRY_COUNT];  /* the Python functions, in the table's order */
 
 typedef struct { int gil; PyObject *type, *value, *traceback; } Entered;
+
+/* Whether Python may run here. Not once the host's interpreter has finalized: a C++ library's
+   static destructors run after Py_Finalize in a Python host, and taking the GIL then crashes. While
+   it finalizes, only on the process's main thread, which is the one finalizing it (a Python host's
+   objects released as its modules are torn down); any other thread that took the GIL would be ended
+   on the spot. The generated entries then answer without Python (native_entries.py says what). */
+static int python_usable(void) {
+    if (!platform || !py.IsInitialized()) return 0;
+    return !(py.IsFinalizing && py.IsFinalizing()) || syscall(SYS_gettid) == getpid();
+}
 
 static Entered enter(void) {
     Entered entered;

@@ -1,0 +1,228 @@
+"""Kernels in the style of OpenCL software written elsewhere (issue 18), run against numpy: each
+pins a language gap such a client hit."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import loomcl as cl
+
+from e2e_helpers import build, launch
+
+LOOPY = """
+#define lid(N) ((int) get_local_id(N))
+#define gid(N) ((int) get_group_id(N))
+
+__kernel void __attribute__ ((reqd_work_group_size(16, 1, 1)))
+loopy_kernel(__global float const *__restrict__ a, __global float *__restrict out, int const n)
+{
+  if (-1 + -16 * gid(0) + -1 * lid(0) + n >= 0)
+    out[16 * gid(0) + lid(0)] = 2.0f * a[16 * gid(0) + lid(0)];
+}
+"""
+
+
+def test_loopy_style_restrict_pointers(run_kernel, rng):
+    a = rng.random(100, dtype=np.float32)
+    _, out = run_kernel(LOOPY, "loopy_kernel", (112,), (16,), a, np.zeros(100, np.float32), np.int32(100))
+    np.testing.assert_array_equal(out, 2 * a)
+
+
+HASHCAT_STYLE = """
+#include M2S(INCLUDE_PATH/inc_scale.h)
+#ifdef DROPPED
+#error "-U did not undefine DROPPED"
+#endif
+__kernel void scaled(__global int *out) {
+    int i = get_global_id(0);
+    out[i] = i * SCALE + OFFSET + sizeof(GREETING);
+}
+"""
+
+
+def test_hashcat_style_build_options(run_kernel, tmp_path):
+    """hashcat's options: function-like -D macros, a computed #include of a stringized path, values
+    with spaces and quotes as a shell splits them, and -U after -D."""
+    (tmp_path / "inc_scale.h").write_text("#define OFFSET (SCALE * 100)\n")
+    options = ["-D XM2S(x)=#x", "-D M2S(x)=XM2S(x)", f"-D INCLUDE_PATH={tmp_path}", f"-I {tmp_path}",
+               "-D 'SCALE=(2 + 1)'", '-DGREETING=\\"hello\\"', "-DDROPPED -UDROPPED", "-w"]
+    (out,) = run_kernel(HASHCAT_STYLE, "scaled", (16,), (4,), np.zeros(16, np.int32), options=" ".join(options))
+    np.testing.assert_array_equal(out, np.arange(16) * 3 + 300 + 6)
+
+
+STRINGS = """
+__constant char greeting[] = "hello";
+__constant char fixed[3] = "abc";
+__constant char table[2][4] = {"ab", "cde"};
+typedef struct { int id; char name[8]; } rec;
+__constant rec recs[2] = {{1, "one"}, {2, "two"}};
+
+int length(const __constant char *s) { int n = 0; while (s[n]) n++; return n; }
+
+__kernel void strings(__global int *out) {
+    char priv[] = "xyz";
+    char braced[6] = {"ab"};
+    __constant char *p = "pointer!";
+    rec r = {7, "seven"};
+    out[0] = sizeof(greeting);
+    out[1] = greeting[1];
+    out[2] = fixed[2];
+    out[3] = table[1][2];
+    out[4] = recs[1].name[1];
+    out[5] = priv[2] + sizeof(priv) * 1000;
+    out[6] = braced[1] + braced[4] * 1000 + sizeof(braced) * 100000;
+    out[7] = length(p);
+    out[8] = length("a literal");
+    out[9] = r.name[4];
+    out[10] = "index"[2];
+    out[11] = sizeof("four");
+}
+"""
+
+
+def test_string_literals_outside_printf(run_kernel):
+    """The CTS's and hashcat's uses: __constant char arrays, private char arrays, struct members,
+    literals passed to `const __constant char *`."""
+    (out,) = run_kernel(STRINGS, "strings", (1,), (1,), np.zeros(12, np.int32))
+    expected = [6, ord("e"), ord("c"), ord("e"), ord("w"), ord("z") + 4000, ord("b") + 600000, 8, 9,
+                ord("n"), ord("d"), 5]
+    np.testing.assert_array_equal(out, expected)
+
+
+WIDE_ENUM = """
+typedef enum md5_constants { MD5M_A = 0x67452301U, MD5M_B = 0xefcdab89U } md5_constants_t;
+typedef enum siphash_constants { SIPHASHM_0 = 0x736f6d6570736575UL } siphash_constants_t;
+
+__kernel void wide_enum(__global const uint *in, __global uint *sum32, __global ulong *sum64) {
+    int i = get_global_id(0);
+    sum32[i] = in[i] + MD5M_B;          // uint arithmetic: wraps modulo 2^32
+    sum64[i] = in[i] ^ SIPHASHM_0;      // ulong
+}
+"""
+
+
+def test_hashcat_enumerators_above_int_max(run_kernel, rng):
+    data = rng.integers(0, 2**32, 64, dtype=np.uint32)
+    _, sum32, sum64 = run_kernel(WIDE_ENUM, "wide_enum", (64,), (16,), data, np.zeros(64, np.uint32),
+                                 np.zeros(64, np.uint64))
+    np.testing.assert_array_equal(sum32, data + np.uint32(0xefcdab89))
+    np.testing.assert_array_equal(sum64, data.astype(np.uint64) ^ np.uint64(0x736f6d6570736575))
+
+
+CLFFT_STYLE = """
+__kernel void widen(__global float2 *bufOut, __global const float *in) {
+    __global float4 *p = bufOut;      // clang: a warning, and the store goes through p
+    __global float *w = in;           // drops const: a warning
+    int i = get_global_id(0);
+    p[i] = (float4)(w[4 * i], w[4 * i + 1], w[4 * i + 2], w[4 * i + 3]) * 2.0f;
+}
+"""
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # the build log is not empty: that is the point
+def test_clfft_style_pointer_conversions_build_and_run(ctx, queue, rng):
+    src = rng.random(64, dtype=np.float32)
+    log = build(ctx, CLFFT_STYLE).get_build_info(ctx.devices[0], cl.program_build_info.LOG)
+    assert "[-Wincompatible-pointer-types]" in log
+    out, _ = launch(ctx, queue, CLFFT_STYLE, "widen", (16,), (4,), np.zeros(32, np.complex64), src)
+    np.testing.assert_array_equal(out.view(np.float32), 2 * src)
+
+
+VSTORE_LOCAL = """
+__kernel void through_local(__local int4 *shared, __global const int4 *src, __global int4 *dst,
+                            __global int *dst3, uint shift) {
+    int tid = get_local_id(0);
+    shared[tid] = (int4)(int)0;                     // a cast of a cast, not a vector literal
+    barrier(CLK_LOCAL_MEM_FENCE);
+    vstore4(src[tid], tid, (__local int *)shared);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int priv[8];
+    vstore4(vload4(tid, (__local int *)shared), 0, priv);
+    vstore4(vload4(0, priv) * 2, 1, priv);
+    dst[tid] = vload4(1, priv) + (int4)(int)shift;
+    __local int *words = (__local int *)shared;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    vstore3(vload3(tid, (__global const int *)src), tid, words + 1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    vstore3(vload3(tid, words + 1), tid, dst3);
+}
+"""
+
+
+def test_cts_style_vload_vstore_on_local_and_private_memory(run_kernel, rng):
+    src = rng.integers(-1000, 1000, (8, 4)).astype(np.int32)
+    _, dst, dst3 = run_kernel(VSTORE_LOCAL, "through_local", (8,), (8,), cl.LocalMemory(8 * 16), src,
+                              np.zeros((8, 4), np.int32), np.zeros(24, np.int32), np.uint32(5))
+    np.testing.assert_array_equal(dst, 2 * src + 5)
+    np.testing.assert_array_equal(dst3, src.ravel()[:24])
+
+
+PARTIAL_VECTOR_ARRAY = """
+typedef struct { int id; float4 v; } item;
+__kernel void partial(__global int4 *out, __global const int4 *in, __global float4 *vout) {
+    int4 a[2] = { in[0] };          // piglit: a[1] is zero
+    float3 b[3] = { (float3)(1.0f, 2.0f, 3.0f) };
+    item c[2] = { { 7 } };
+    out[0] = a[0];
+    out[1] = a[1];
+    vout[0] = (float4)(b[0], b[2].x);
+    vout[1] = (float4)(b[1], (float)c[0].id) + c[1].v + c[0].v;
+}
+"""
+
+
+def test_piglit_partial_initializer_of_a_vector_array(run_kernel):
+    """The zero of a vector element left out of an initializer was a scalar constant of vector
+    type, on which scalarize_vectors raised AttributeError ("a bug in loomcl")."""
+    out, _, vout = run_kernel(PARTIAL_VECTOR_ARRAY, "partial", (1,), (1,), np.full((2, 4), -1, np.int32),
+                              np.array([[1, 2, 3, 4]], np.int32), np.full((2, 4), -1, np.float32))
+    np.testing.assert_array_equal(out, [[1, 2, 3, 4], [0, 0, 0, 0]])
+    np.testing.assert_array_equal(vout, [[1, 2, 3, 0], [0, 0, 0, 7]])
+
+
+AS_TYPE_3_4 = """
+__kernel void as_type_3_4(__global const float *in, __global uint *narrowed, __global int *widened,
+                          __global uint *same, __global uchar *bytes) {
+    int i = get_global_id(0);
+    float4 v = vload4(i, in);
+    vstore3(as_uint3(v), i, narrowed);          // the first three lanes' bits
+    int4 w = as_int4(v.xyz);                    // lane 3 undefined: only 0-2 are checked
+    vstore3(w.xyz, i, widened);
+    vstore3(as_uint3(v.xyz), i, same);          // 3 lanes to 3 lanes
+    uchar3 b = as_uchar3(as_int(v.x));          // a 4-byte scalar to a 3-vector of bytes
+    vstore3(as_uchar3(as_char3(b)), i, bytes);
+}
+"""
+
+
+def test_as_type_between_3_and_4_lane_vectors(run_kernel, rng):
+    """The CTS's astype: as_type3(vec4) keeps the first lanes' bits; as_type4(vec3) compiles."""
+    data = rng.standard_normal(32).astype(np.float32)
+    _, narrowed, widened, same, bytes_ = run_kernel(
+        AS_TYPE_3_4, "as_type_3_4", (8,), (4,), data, np.zeros(24, np.uint32), np.zeros(24, np.int32),
+        np.zeros(24, np.uint32), np.zeros(24, np.uint8))
+    lanes = data.reshape(8, 4)[:, :3].ravel()
+    np.testing.assert_array_equal(narrowed, lanes.view(np.uint32))
+    np.testing.assert_array_equal(widened, lanes.view(np.int32))
+    np.testing.assert_array_equal(same, lanes.view(np.uint32))
+    np.testing.assert_array_equal(bytes_.reshape(8, 3), data.reshape(8, 4)[:, :1].view(np.uint8)[:, :3])
+
+
+SCALAR_SPLAT = """
+__kernel void splat(__global uint4 *words, __global float4 *f) {
+    int i = get_global_id(0);
+    uint4 v = words[i];
+    words[i] = rotate(v & 0x00FF00FF, 24u) | rotate(v & 0xFF00FF00, 8u);   // hashcat's hc_swap32_4
+    f[i] = mad(f[i], 2.0f, (float4)(1.0f));
+}
+"""
+
+
+def test_scalar_arguments_splat_into_vector_builtins(run_kernel, rng):
+    """clang converts a scalar argument to a vector parameter (a splat) when no overload takes the
+    scalar: rotate(uint4, uint) is rotate(uint4, uint4)."""
+    words = rng.integers(0, 2**32, (16, 4), dtype=np.uint32)
+    f = rng.standard_normal((16, 4)).astype(np.float32)
+    swapped, out = run_kernel(SCALAR_SPLAT, "splat", (16,), (4,), words, f)
+    np.testing.assert_array_equal(swapped, words.byteswap())
+    np.testing.assert_allclose(out, f * 2 + 1, rtol=1e-6)
