@@ -4,13 +4,8 @@ All of them are OpenCL C that clang accepts and loomcl's front end does not yet 
 from __future__ import annotations
 
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    ("test_basic", "get_linear_ids"): "get_global_linear_id / get_local_linear_id are undeclared",
-    ("test_basic", "global_linear_id"): "get_global_linear_id is undeclared",
-    ("test_basic", "local_linear_id"): "get_local_linear_id is undeclared",
     ("test_basic", "vstore_local"): "a cast of a cast, (char2)(char)0, does not parse",
     ("test_basic", "vstore_private"): "a cast of a cast, (char2)(char)0, does not parse",
     ("test_basic", "astype"): "as_typeN between 3- and 4-component vectors",
     ("test_buffers", "image_migrate"): "a vector literal in braces, (int2) {x, y}, does not parse",
-    ("test_printf", "string"): "a string literal as a printf argument",
-    ("test_api", "min_max_read_image_args"): "a non-const sampler_t variable at a kernel's outermost scope",
 }
