@@ -4,7 +4,7 @@ Generates N random legal work-group programs (seeds S..S+N-1), computes each one
 work-item reference interpreter, and compares bit-exactly with (a) the interpreter on the work-group
 form of every pipeline configuration and (b) native runs through the public runtime. Prints progress,
 then one summary line and every finding (seed, configuration, what differed); `--save DIR` writes
-each failing program as a JSON file in the format of ../shared/regressions/workgroup/.
+each failing program as a JSON file in the format of tests/difftest/reported/workgroup/.
 
 Speed (2 cores): a native configuration costs a front-end run, the pipeline and LLVM (~0.25 s per
 program), several times the interpreter's check of a pipeline configuration, so by default each
