@@ -101,6 +101,8 @@ class Widener:
 
     def sca(self, v: Value) -> Value:
         """The scalar of a uniform value, or lane 0 of a consecutive one."""
+        if isinstance(v, Widened):
+            raise Unsupported("a loop's per-lane value where one scalar is needed")
         if not self.in_body(v):
             return v
         if v not in self.scalar:
