@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
-from .runner import Plan, run
+os.environ["LOOMCL_STRICT"] = "1"  # an optional pass's internal error is a finding, not a quiet fallback
+
+from .runner import Plan, run  # noqa: E402 - after the environment is set
 
 
 def main(argv=None) -> int:
