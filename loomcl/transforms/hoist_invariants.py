@@ -28,7 +28,7 @@ PRESERVES = CFG_ANALYSES  # instructions move into existing preheaders
 
 def _invariant(inst: ins.Instruction, blocks: set[Block]) -> bool:
     return inst.is_pure and all(
-        not isinstance(v, ins.Instruction) or v.block not in blocks for v in inst.operands)
+        not ins.defined_in(v, blocks) for v in inst.operands)
 
 
 def hoist_loop(loop: WorkItemLoop) -> bool:

@@ -120,9 +120,9 @@ def _streams_per_work_item(outer: WorkItemLoop, counters: set) -> bool:
 
     for block in outer.blocks:
         for inst in block.instructions:
-            if isinstance(inst, (ins.AtomicRMW, ins.AtomicCmpXchg)):
+            if inst.reads_memory and inst.writes_memory:  # an atomic
                 return True
-            if isinstance(inst, (ins.Load, ins.Store)) and not private(inst.pointer) and varies(inst.pointer):
+            if inst.address is not None and not private(inst.address) and varies(inst.address):
                 return True
     return False
 

@@ -120,7 +120,7 @@ class _Formation:
 
     def replace_local_sizes(self) -> None:
         for inst in list(self.prologue.instructions):
-            if isinstance(inst, ins.WorkItemQuery) and inst.query is ins.Query.LOCAL_SIZE:
+            if ins.is_query(inst, ins.Query.LOCAL_SIZE):
                 inst.replace_all_uses_with(Constant(ty.i64, self.local_size[inst.dim]))
                 inst.erase()
 
@@ -225,7 +225,7 @@ class _Formation:
         def visit(inst) -> bool:
             if inst in seen:
                 return True
-            if not isinstance(inst, _REMATERIALIZABLE) or len(seen) >= limit:
+            if not inst.is_pure or len(seen) >= limit:
                 return False
             seen.add(inst)
             for op in inst.operands:
@@ -241,7 +241,7 @@ class _Formation:
         return tree
 
     def local_id_in(self, tree: list) -> bool:
-        return any(isinstance(op, ins.WorkItemQuery) and op.query is ins.Query.LOCAL_ID
+        return any(ins.is_query(op, ins.Query.LOCAL_ID)
                    for inst in tree for op in inst.operands)
 
     def used_at_group_level(self, value: ins.Instruction) -> bool:
@@ -381,7 +381,7 @@ class _Formation:
                 inst.users.clear()
             self.function.remove_block(block)
         for inst in list(self.prologue.instructions):
-            if isinstance(inst, ins.WorkItemQuery) and inst.query is ins.Query.LOCAL_ID:
+            if ins.is_query(inst, ins.Query.LOCAL_ID):
                 inst.erase()
         for private in self.contexts:
             private.erase()
@@ -397,7 +397,7 @@ class _Copy:
         self.variables: dict[ins.Alloca, ins.Alloca] = {}
         body = Builder(nest.body)
         for inst in formation.prologue.instructions:
-            if isinstance(inst, ins.WorkItemQuery) and inst.query is ins.Query.LOCAL_ID:
+            if ins.is_query(inst, ins.Query.LOCAL_ID):
                 self.values[inst] = nest.ids[inst.dim]
         for private, context in formation.contexts.items():
             self.values[private] = body.element_ptr(private.allocated_type, context, nest.linear, private.name)
@@ -442,9 +442,6 @@ class _Copy:
             snapshot = body.load(type, body.element_ptr(type, slot.storage, self.nest.linear, name), name)
         body.store(snapshot, variable)
         return variable
-
-
-_REMATERIALIZABLE = (ins.BinaryOp, ins.Cast, ins.Compare, ins.Select, ins.ElementPtr, ins.FieldPtr, ins.FNeg)
 
 
 def _copy_tree(tree: list[ins.Instruction], anchor: ins.Instruction) -> ins.Instruction:

@@ -130,7 +130,7 @@ class Linearizer:
         region = set(w.new_blocks[w.new_blocks.index(inside):-1])
 
         def merged(value):
-            if not (isinstance(value, ins.Instruction) and value.block in region):
+            if not ins.defined_in(value, region):
                 return value
             phi = ins.Phi(value.type)
             merge.insert(len(merge.phis), phi)
@@ -155,7 +155,7 @@ class Linearizer:
 
     def emit_block(self, block: Block, m: Mask, is_level_mask: bool, skip_phis: bool) -> None:
         body = block.instructions[block.first_non_phi_index:-1]
-        heavy = len(body) >= _GUARD_SIZE or any(isinstance(i, (ins.Load, ins.Store)) for i in body)
+        heavy = len(body) >= _GUARD_SIZE or any(i.address is not None for i in body)
         defined = [i for i in block.instructions if any(u.block is not block for u in i.users)]
 
         def run():
@@ -265,9 +265,7 @@ class Linearizer:
         regions = self.w.shapes.regions
         for source, _ in exits:
             term = source.terminator
-            if isinstance(term, ins.Branch) and not self.w.shape(term.condition).is_uniform:
-                return False
-            if isinstance(term, ins.Switch) and not self.w.shape(term.value).is_uniform:
+            if term.selector is not None and not self.w.shape(term.selector).is_uniform:
                 return False
             if any(source in region for branch, region in regions.items() if branch in loop.blocks):
                 return False

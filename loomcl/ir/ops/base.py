@@ -83,6 +83,10 @@ class Instruction(Value):
     names the remaining operands (a tuple: a call's arguments). Kinds whose operands have no fixed
     roles (phis) name none."""
 
+    address_operand: ClassVar[str | None] = None
+    """The operand holding the one address a memory access reads or writes (loads, stores,
+    atomics); `address` and `accessed_type` then describe the access. None: no such access."""
+
     is_terminator: ClassVar[bool] = False
     """Ends its block; `successors` says where control goes next."""
     reads_memory: ClassVar[bool] = False
@@ -155,6 +159,16 @@ class Instruction(Value):
             if operand.tracks_users:
                 operand.users.remove(self)
         self._operands = []
+
+    @property
+    def address(self) -> Value | None:
+        """The address it accesses (`address_operand`), or None."""
+        return getattr(self, self.address_operand) if self.address_operand else None
+
+    @property
+    def accessed_type(self) -> ty.Type:
+        """The type of the memory at `address` it reads or writes: its result's, by default."""
+        return self.type
 
     # -- placement ---------------------------------------------------------------------------
 
@@ -257,6 +271,12 @@ def read_operands(r: TextReader, count: int) -> list[Value]:
         r.expect(",")
         values.append(r.operand())
     return values
+
+
+def defined_in(value: Value, blocks) -> bool:
+    """Whether `value` is an instruction placed in one of `blocks` (constants, arguments and globals
+    are defined nowhere: loop-invariant, region-independent)."""
+    return isinstance(value, Instruction) and value.block in blocks
 
 
 # -- type rules shared by several kinds -----------------------------------------------------------

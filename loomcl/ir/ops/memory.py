@@ -56,6 +56,7 @@ def _load_shape(i: Load, lanes: ShapeOf) -> Shape:
 
 class Load(Instruction):
     keywords = ("load",)
+    address_operand = "pointer"
     fields = ("volatile",)
     operand_names = ("pointer",)
     reads_memory = True
@@ -84,6 +85,7 @@ class Load(Instruction):
 
 class Store(Instruction):
     keywords = ("store",)
+    address_operand = "pointer"
     fields = ("volatile",)
     operand_names = ("value", "pointer")
     writes_memory = True
@@ -92,6 +94,10 @@ class Store(Instruction):
     def __init__(self, value: Value, pointer: Value) -> None:
         super().__init__(ty.void, [value, pointer])
         self.volatile = False
+
+    @property
+    def accessed_type(self) -> ty.Type:
+        return self.value.type
 
     def print_operands(self, p: TextWriter) -> str:
         return f"{p.operands(self._operands)}{_volatile(self)}"
@@ -217,6 +223,7 @@ class AtomicRMW(Instruction):
     """Atomically `*pointer = *pointer <op> value`, giving the old value (sequentially consistent)."""
 
     keywords = ("atomic",)
+    address_operand = "pointer"
     fields = ("opcode",)
     operand_names = ("pointer", "value")
     reads_memory = True
@@ -247,6 +254,7 @@ class AtomicCmpXchg(Instruction):
     """Atomically replace `*pointer` by `new` if it equals `expected`; gives the old value."""
 
     keywords = ("cmpxchg",)
+    address_operand = "pointer"
     operand_names = ("pointer", "expected", "new")
     reads_memory = True
     writes_memory = True

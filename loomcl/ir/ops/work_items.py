@@ -11,7 +11,7 @@ from .base import Instruction, TextReader, TextWriter
 from .memory import FenceFlagged
 from .shapes import UNIFORM, VARYING, Shape, ShapeOf, UniformityRule, consecutive
 
-__all__ = ["Query", "WorkItemQuery", "Barrier"]
+__all__ = ["Query", "WorkItemQuery", "Barrier", "is_query"]
 
 
 class Query(enum.Enum):
@@ -66,6 +66,11 @@ class WorkItemQuery(Instruction):
             yield f"dimension {self.dim!r} is not 0, 1 or 2"
         if self.type is not ty.i64:
             yield f"result is {self.type}, not i64"
+
+
+def is_query(value, query: Query, dim: int | None = None) -> bool:
+    """Whether `value` is the work-item query `query` (in dimension `dim`, if given)."""
+    return isinstance(value, WorkItemQuery) and value.query is query and (dim is None or value.dim == dim)
 
 
 class Barrier(FenceFlagged):
