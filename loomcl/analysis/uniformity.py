@@ -101,7 +101,7 @@ class Uniformity:
                 self.forced.update(self._phis_forced_by(branch, block))
             for block in region:
                 for inst in block.instructions:
-                    if any(self._use_block(inst, u) not in region for u in inst.users):
+                    if any(u.use_blocks(inst)[0] not in region for u in inst.users):
                         self.forced.add(inst)
         return True
 
@@ -119,15 +119,6 @@ class Uniformity:
             region.add(block)
             work += block.successors
         return region
-
-    @staticmethod
-    def _use_block(value: Value, user: ins.Instruction) -> Block:
-        """Where a use happens: a phi uses its operand at the end of the incoming block."""
-        if isinstance(user, ins.Phi):
-            for v, b in user.incoming:
-                if v is value:
-                    return b
-        return user.block
 
     # -- transfer functions ---------------------------------------------------------------------
 

@@ -34,7 +34,6 @@ from .passes import PassContext
 
 NAME = "insert-checks"
 
-_SAME_BASE_CASTS = (ins.CastOpcode.BITCAST, ins.CastOpcode.ADDRSPACECAST)
 
 
 def run(function: Function, analyses: PassContext) -> bool:
@@ -145,10 +144,8 @@ class _Inserter:
         seen.add(v)
         if isinstance(v, (Argument, GlobalVariable, ins.Alloca)) or _is_null(v):
             return True
-        if isinstance(v, (ins.ElementPtr, ins.FieldPtr)):
-            return self.traceable(v.base, seen)
-        if isinstance(v, ins.Cast) and v.opcode in _SAME_BASE_CASTS:
-            return self.traceable(v.value, seen)
+        if ins.origin_of(v) is not None:  # address arithmetic, pointer casts
+            return self.traceable(ins.origin_of(v), seen)
         if isinstance(v, ins.Select):
             return self.traceable(v.if_true, seen) and self.traceable(v.if_false, seen)
         if isinstance(v, ins.Phi):
@@ -158,10 +155,8 @@ class _Inserter:
     def _build(self, v: Value):
         if v in self.traced:
             return self.traced[v]
-        if isinstance(v, (ins.ElementPtr, ins.FieldPtr)):
-            found = self._build(v.base)
-        elif isinstance(v, ins.Cast):
-            found = self._build(v.value)
+        if ins.origin_of(v) is not None:
+            found = self._build(ins.origin_of(v))
         elif isinstance(v, ins.Phi):
             return self._build_phi(v)
         elif isinstance(v, ins.Select):

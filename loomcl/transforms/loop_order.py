@@ -44,7 +44,6 @@ from ..analysis.loops import Loop, LoopInfo
 from ..analysis.strides import Access, Strides
 from ..analysis.trip_count import constant_trip_count
 from ..analysis.uniformity import Uniformity
-from ..ir import instructions as ins
 
 MAX_UNROLLED_TRIPS = 16
 X = 0  # the innermost work-item loop's dimension

@@ -114,8 +114,8 @@ def _streams_per_work_item(outer: WorkItemLoop, counters: set) -> bool:
         return memo[value]
 
     def private(pointer) -> bool:
-        while isinstance(pointer, (ins.ElementPtr, ins.FieldPtr)):
-            pointer = pointer.base
+        while ins.origin_of(pointer) is not None:
+            pointer = ins.origin_of(pointer)
         return isinstance(pointer, ins.Alloca)
 
     for block in outer.blocks:

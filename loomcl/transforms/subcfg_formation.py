@@ -185,7 +185,7 @@ class _Formation:
 
     def is_crossing(self, value: ins.Instruction) -> bool:
         for user in value.users:
-            for use_block in _use_blocks(value, user):
+            for use_block in user.use_blocks(value):
                 if not self.is_work_item_level(use_block):
                     return True
                 for sub in self.containing.get(use_block, ()):
@@ -208,7 +208,7 @@ class _Formation:
                 kept.append(value)
                 continue
             for user in list(value.users):
-                for block in _use_blocks(value, user):
+                for block in user.use_blocks(value):
                     if block is value.block:
                         continue
                     anchor = block.terminator if isinstance(user, ins.Phi) else user
@@ -245,7 +245,7 @@ class _Formation:
                    for inst in tree for op in inst.operands)
 
     def used_at_group_level(self, value: ins.Instruction) -> bool:
-        return any(not self.is_work_item_level(b) for u in value.users for b in _use_blocks(value, u))
+        return any(not self.is_work_item_level(b) for u in value.users for b in u.use_blocks(value))
 
     def demote_crossing_values(self) -> None:
         """Store each crossing value to a variable after its definition and load it at each use."""
@@ -462,12 +462,6 @@ def _replace_use(user: ins.Instruction, old: Value, new: Value, block: Block) ->
                 user.set_operand(i, new)
     else:
         user.replace_uses_of(old, new)
-
-
-def _use_blocks(value: Value, user: ins.Instruction) -> list[Block]:
-    if isinstance(user, ins.Phi):
-        return [b for v, b in user.incoming if v is value]
-    return [user.block]
 
 
 def run(function: Function, analyses: PassContext) -> bool:

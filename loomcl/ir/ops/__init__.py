@@ -32,7 +32,7 @@ checked mode (insert_checks.py).
 """
 from . import arithmetic, calls, checks, control, images, lanes, memory, vectors, work_items
 from .arithmetic import *  # noqa: F401,F403
-from .base import Instruction, TextReader, TextWriter, defined_in
+from .base import Instruction, TextReader, TextWriter, defined_in, origin_of
 from .calls import *  # noqa: F401,F403
 from .checks import *  # noqa: F401,F403
 from .control import *  # noqa: F401,F403
@@ -44,7 +44,7 @@ from .work_items import *  # noqa: F401,F403
 
 FAMILIES = (arithmetic, memory, calls, work_items, vectors, lanes, control, checks, images)
 
-__all__ = ["Instruction", "TextReader", "TextWriter", "defined_in", "instruction_classes"] + [
+__all__ = ["Instruction", "TextReader", "TextWriter", "defined_in", "origin_of", "instruction_classes"] + [
     name for family in FAMILIES for name in family.__all__]
 
 

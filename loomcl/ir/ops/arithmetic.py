@@ -244,6 +244,7 @@ def _bits(t: ty.Type) -> int | None:
     return t.bits if isinstance(t, (ty.IntType, ty.FloatType)) else None
 
 
+_POINTER_CASTS = frozenset({CastOpcode.BITCAST, CastOpcode.ADDRSPACECAST})
 _STRIDE_KEEPING_CASTS = frozenset({CastOpcode.TRUNC, CastOpcode.ZEXT, CastOpcode.SEXT})
 
 
@@ -269,6 +270,11 @@ class Cast(Instruction):
         super().__init__(to, [value], name)
         self.opcode = opcode
         self.no_wrap = no_wrap
+
+    @property
+    def address_origin(self) -> Value | None:
+        same_object = self.opcode in _POINTER_CASTS and isinstance(self.value.type, ty.PointerType)
+        return self.value if same_object else None
 
     @property
     def keyword(self) -> str:

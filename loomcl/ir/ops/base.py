@@ -161,6 +161,17 @@ class Instruction(Value):
         self._operands = []
 
     @property
+    def address_origin(self) -> Value | None:
+        """For address arithmetic and pointer casts: the pointer into whose object this one points
+        (an elementptr's or fieldptr's base, a bitcast's or addrspacecast's operand); else None."""
+        return None
+
+    def use_blocks(self, value: Value) -> list[Block]:
+        """Where it reads its operand `value`: in its own block (a phi reads at the end of each
+        incoming block that supplies `value`)."""
+        return [self.block]
+
+    @property
     def address(self) -> Value | None:
         """The address it accesses (`address_operand`), or None."""
         return getattr(self, self.address_operand) if self.address_operand else None
@@ -271,6 +282,11 @@ def read_operands(r: TextReader, count: int) -> list[Value]:
         r.expect(",")
         values.append(r.operand())
     return values
+
+
+def origin_of(value: Value) -> Value | None:
+    """`value.address_origin` for an instruction; None for constants, arguments and globals."""
+    return value.address_origin if isinstance(value, Instruction) else None
 
 
 def defined_in(value: Value, blocks) -> bool:

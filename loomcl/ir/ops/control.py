@@ -39,6 +39,9 @@ class Phi(Instruction):
     def incoming(self) -> list[tuple[Value, Block]]:
         return list(zip(self._operands, self.incoming_blocks))
 
+    def use_blocks(self, value: Value) -> list[Block]:
+        return [b for v, b in self.incoming if v is value]
+
     def value_for(self, block: Block) -> Value:
         return self._operands[self.incoming_blocks.index(block)]
 

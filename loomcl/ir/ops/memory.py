@@ -142,6 +142,8 @@ class ElementPtr(Instruction):
         super().__init__(base.type, [base, index], name)
         self.element_type = element_type
 
+    address_origin = property(lambda self: self.base)
+
     def print_operands(self, p: TextWriter) -> str:
         return f"{self.element_type}, {p.operand(self.base)}, {p.operand(self.index)}"
 
@@ -174,6 +176,8 @@ class FieldPtr(Instruction):
         super().__init__(base.type, [base], name)
         self.struct_type = struct_type
         self.field = field
+
+    address_origin = property(lambda self: self.base)
 
     def print_operands(self, p: TextWriter) -> str:
         return f"{self.struct_type}, {p.operand(self.base)}, {self.field}"
