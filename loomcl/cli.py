@@ -38,7 +38,7 @@ def device_summary(cl, device) -> list[tuple[str, str]]:
 
 
 def _threads() -> int:
-    from .runtime.pool import get_pool
+    from .engine.pool import get_pool
 
     return get_pool().thread_count
 
@@ -92,7 +92,8 @@ def _unknown_pass(args) -> str | None:
 
 
 def cmd_build(args) -> int:
-    from . import compiler, frontend
+    from .driver import compiler
+    from . import frontend
     from .frontend.printer import format_tree
     from .ir import print_function, print_module
 
@@ -134,12 +135,13 @@ def cmd_build(args) -> int:
         if args.emit == "wg":
             print(print_function(function))
         else:
-            from . import codegen
+            from . import jit
+            from .driver import backend
 
-            emit = codegen.llvm_ir if args.emit == "llvm" else codegen.assembly
+            emit = backend.llvm_ir if args.emit == "llvm" else backend.assembly
             try:
                 print(emit(function, program.kernels[name], program.options))
-            except codegen.LLVMFailure as exc:  # LLVM failed in its compile server: its message, no traceback
+            except jit.LLVMFailure as exc:  # LLVM failed in its compile server: its message, no traceback
                 print(f"{args.file}: kernel '{name}': {exc.log}", file=sys.stderr)
                 return 1
     return 0
@@ -157,10 +159,10 @@ def cmd_demo(args) -> int:
 
 
 def cmd_cache(args) -> int:
-    from .codegen import cache
+    from .jit import cache
 
     if args.action == "clear":
-        from .runtime import choices
+        from .engine import choices
 
         count, freed = cache.clear()
         print(f"removed {count} entr{'y' if count == 1 else 'ies'} ({_bytes(freed)}) from {cache.cache_directory()}")

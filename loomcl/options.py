@@ -13,7 +13,7 @@ raised, not fallen back from: the test suite and the differential tester) when o
 The benchmark switches techniques off to measure them (bench/configs.py names the variants).
 `ids_fit_int` has no switch: the runtime sets it per launch (every global id of the launch fits in
 a C int) and it is part of the work-group function's specialization key; so is `streaming` (the
-parameters whose stores stream past the caches: runtime/streaming.py decides, `streaming_stores`
+parameters whose stores stream past the caches: engine/streaming.py decides, `streaming_stores`
 switches the decision off).
 """
 from __future__ import annotations
@@ -82,7 +82,7 @@ class CompilerOptions:
     boxAvg1/boxAvgH1V1 1.3x, cause not found, so it is a micro-profiling variant too."""
     scalar_scatters: bool = True
     """Stores to computed addresses stay scalar stores in vectorized loops, not scattered vector stores
-    (x86 `prefer-no-scatter`; codegen/target.py says why)."""
+    (x86 `prefer-no-scatter`; jit/llvm.py says why)."""
     interleave: bool = True
     """Loop interleaving (several vector iterations in flight)."""
     roll_small_x_loops: bool = True
@@ -108,7 +108,7 @@ class CompilerOptions:
     # -- the runtime ------------------------------------------------------------------------------
     microprofile: bool = True
     """Launches time a few compiled variants of the kernel on their first work-groups and run the
-    rest with the fastest (runtime/microprofile.py); off in checked mode and with
+    rest with the fastest (engine/microprofile.py); off in checked mode and with
     LOOMCL_MICROPROFILE=0. It does not change any variant's code, so it is not in the cache key."""
 
     # -- debugging the pipeline -----------------------------------------------------------------

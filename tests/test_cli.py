@@ -123,7 +123,7 @@ def test_build_prints_warnings_to_stderr_and_succeeds(tmp_path, capsys, emit):
 
 
 def test_an_llvm_failure_in_emit_asm_is_a_message_and_status_1(kernel_file, capsys, monkeypatch):
-    from loomcl.codegen import compile_client
+    from loomcl.jit import compile_client
 
     compile_client.POOL.shutdown()  # a fresh compile server cannot answer within a millisecond
     monkeypatch.setenv("LOOMCL_COMPILE_TIMEOUT", "0.001")

@@ -3,7 +3,7 @@ import dataclasses
 
 import pytest
 
-from loomcl import compiler
+from loomcl.driver import compiler
 from loomcl.frontend import OptionError
 from loomcl.options import CompilerOptions
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..ir.function import Block, Function
-from .dominators import DominatorTree
+from ..ir.dominators import DominatorTree
 
 
 def natural_loop_blocks(header: Block, tails: list[Block]) -> set[Block]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..ir.function import Function
-from .dominators import DominatorTree, PostDominatorTree
+from ..ir.dominators import DominatorTree, PostDominatorTree
 from .loops import LoopInfo
 from .strides import Strides
 from .uniformity import Uniformity

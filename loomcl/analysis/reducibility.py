@@ -7,7 +7,7 @@ after removing its back edges, the edges whose target dominates their source.
 from __future__ import annotations
 
 from ..ir.function import Block, Function
-from .dominators import DominatorTree
+from ..ir.dominators import DominatorTree
 
 
 def irreducible_cycle_entry(function: Function) -> Block | None:

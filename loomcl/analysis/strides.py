@@ -30,7 +30,7 @@ from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Block, Function
 from ..ir.values import Constant, Value
-from .dominators import reverse_post_order
+from ..ir.dominators import reverse_post_order
 from .loops import Loop, LoopInfo
 from .stride_values import IRREGULAR, ZERO, Class, Poly, Stride, constant
 

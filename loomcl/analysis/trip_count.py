@@ -11,6 +11,10 @@ from ..ir import types as ty
 from ..ir.values import Constant
 from .loops import Loop
 
+# A loop of at most this many constant trips is unrolled: codegen tells LLVM so (codegen/unroll_hints.py),
+# and the work-group passes count on it (implicit-loop-barriers, loop-order, wfv).
+MAX_UNROLLED_TRIPS = 16
+
 
 def _constant(value, local_size) -> int | None:
     if isinstance(value, Constant) and isinstance(value.type, ty.IntType):

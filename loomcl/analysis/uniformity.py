@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from ..ir import instructions as ins
 from ..ir.function import Block, Function
+from ..ir.dominators import PostDominatorTree, reverse_post_order
 from ..ir.ops.shapes import BOTTOM, UNIFORM, VARYING, Kind, Shape, consecutive  # noqa: F401 - shapes are asked for here
 from ..ir.values import Value
-from .dominators import PostDominatorTree, reverse_post_order
 
 
 class Uniformity:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..runtime import host_info
+from .. import host
 from . import configs, icd_report, icd_section, impls, machine, noise, oracle, report, runner
 from . import report_ablation, report_baseline
 from .suite import select
@@ -162,7 +162,7 @@ def run_suite(args, cases, chosen, repeat: int, settings: dict, baseline: dict |
 
     n, fma_iters, machine_repeat = QUICK_MACHINE if args.quick else FULL_MACHINE
     log("measuring the machine: copy bandwidth and fma peak")
-    threads = args.threads or host_info.compute_units()
+    threads = args.threads or host.compute_units()
     limits = machine.measure(opened, n, fma_iters, machine_repeat, threads)
 
     rows = []

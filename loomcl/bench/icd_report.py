@@ -8,7 +8,8 @@ platform costs, beside what pyopencl itself costs).
 from __future__ import annotations
 
 from .icd_section import TARGETS, IcdRow, IcdSection
-from .report import aligned, geomean
+from .noise import geomean
+from .report import aligned
 
 ICD, POCL = TARGETS["icd"], TARGETS["pocl"]
 ORDER = list(TARGETS.values())

@@ -32,7 +32,7 @@ class Implementation:
     def activate(self) -> None:
         """Configs share one loomcl worker pool, so each sets its thread count before it runs."""
         if self.kind == "loomcl":
-            from loomcl.runtime import pool
+            from loomcl.engine import pool
 
             pool.set_thread_count(self.threads or pool.default_thread_count())
 

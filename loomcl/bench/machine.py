@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..runtime import host_info
+from .. import host
 from . import native_peak
 from .case import KERNEL_DIR
 from .impls import Implementation, first_line
@@ -124,7 +124,7 @@ def launch_costs(impl: Implementation, count: int = LAUNCHES) -> tuple[float, fl
 
 def measure(impls: list[Implementation], n: int, fma_iters: int, repeat: int, threads: int) -> Limits:
     limits = Limits(numpy_copy_gbs(n, repeat))
-    limits.fma_gflops[MACHINE] = native_peak.fma_peak_gflops(host_info.vector_bytes() // 4, threads)
+    limits.fma_gflops[MACHINE] = native_peak.fma_peak_gflops(host.vector_bytes() // 4, threads)
     for impl in impls:
         try:
             impl.activate()     # its thread count (--threads, a config's): the suite's rows set it too

@@ -51,10 +51,10 @@ done:
 
 def fma_peak_gflops(lanes: int, threads: int, iters: int = 1 << 22, repeat: int = 3) -> float:
     """GFLOP/s of `threads` threads each running CHAINS fma chains of `lanes` floats, best of `repeat`."""
-    from ..codegen import jit
+    from ..jit import llvm
 
     probe = ctypes.CFUNCTYPE(ctypes.c_float, ctypes.c_int64)(
-        jit.compile_ir(_probe_ir(lanes), ["loomcl_fma_probe"])["loomcl_fma_probe"])
+        llvm.compile_ir(_probe_ir(lanes), ["loomcl_fma_probe"])["loomcl_fma_probe"])
     probe(1000)
     best = float("inf")
     for _ in range(repeat):

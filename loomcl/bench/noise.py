@@ -1,4 +1,5 @@
-"""When two timings of a kernel differ by more than noise: the rule the ablation and baseline tables share.
+"""When two timings of a kernel differ by more than noise: the rule the ablation and baseline tables share
+(and `geomean`, the summary every table gives).
 
 A timing is one implementation's entry in a row of the JSON record (report.to_json: status, min_ms,
 median_ms). Times compare by their best run (min_ms), as everywhere in the bench. The noise of a
@@ -8,6 +9,8 @@ other work, whole runs of the same code differ by 10-20% between sessions (READM
 repeats can agree closely because they ran within one second of each other.
 """
 from __future__ import annotations
+
+import math
 
 NOISE_FLOOR = 0.10
 
@@ -35,3 +38,10 @@ def verdict(factor: float, margin: float) -> int:
     if factor < 1.0 / (1.0 + margin):
         return -1
     return 0
+
+
+def geomean(values) -> float | None:
+    values = [v for v in values if v and v > 0 and math.isfinite(v)]
+    if not values:
+        return None
+    return math.exp(sum(math.log(v) for v in values) / len(values))

@@ -1,6 +1,6 @@
 """`loomcl bench --oracle`: the variant micro-profiling chose at run time against the best one offline.
 
-Every row of runtime/variants.py becomes an implementation of its own, `loomcl[v-NAME]`, built with
+Every row of engine/variants.py becomes an implementation of its own, `loomcl[v-NAME]`, built with
 the variant's switches and `-loomcl-no-microprofile` (that variant alone, over the full launches); the
 default `loomcl` is micro-profiled. The runner interleaves them in its timed rounds as it does any
 configuration, so all see the same machine. The oracle of a row is its fastest variant; the section
@@ -18,13 +18,14 @@ from __future__ import annotations
 import os
 
 from .configs import Config
+from .noise import geomean
 
 PREFIX = "v-"
 TARGET = 1.05
 
 
 def _variants():
-    from ..runtime import variants  # (loomcl is imported lazily by the bench: it may not import)
+    from ..engine import variants
 
     return variants.VARIANTS
 
@@ -36,7 +37,7 @@ def configs() -> list[Config]:
 
 
 def prepare_environment() -> None:
-    os.environ.setdefault("LOOMCL_MICROPROFILE", "sync")  # (runtime/microprofile.py's ENVIRONMENT, SYNC)
+    os.environ.setdefault("LOOMCL_MICROPROFILE", "sync")  # (engine/microprofile.py's ENVIRONMENT, SYNC)
 
 
 def implementation_name(variant: str) -> str:
@@ -61,8 +62,6 @@ def _min_ms(row, name: str) -> float | None:
 
 def summary(rows: list, profiled: str = "loomcl") -> str:
     """The section's text for the suite's rows (runner.Row)."""
-    from .report import geomean  # (report imports the runner, which imports this module)
-
     lines = [f"oracle: micro-profiled '{profiled}' against each variant alone (min ms; ratio = time / the "
              f"fastest variant's; target <= {TARGET:.2f}; * = a choice remembered from an earlier run)",
              f"{'case':16} {'profiled':>9} {'oracle':>9} {'best':>13} {'ratio':>6} {'chosen':>7}  chosen variants"]

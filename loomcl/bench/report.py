@@ -16,18 +16,12 @@ import time
 from pathlib import Path
 
 from .machine import Limits
+from .noise import geomean
 from .report_math import math_table
 from .runner import Row
 
 SCHEMA = "loomcl-bench/1"
 REFERENCE = "PoCL"
-
-
-def geomean(values) -> float | None:
-    values = [v for v in values if v and v > 0 and math.isfinite(v)]
-    if not values:
-        return None
-    return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
 def speed_ratio(row: Row, name: str, reference: str = REFERENCE) -> float | None:

@@ -16,7 +16,8 @@ import textwrap
 
 from . import noise
 from .configs import AS_BUILT, CONFIGS, Config
-from .report import REFERENCE, aligned, geomean
+from .noise import geomean
+from .report import REFERENCE, aligned
 
 ON = "loomcl"
 HEADER_WIDTH = 7

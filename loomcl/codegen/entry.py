@@ -1,4 +1,4 @@
-"""The LLVM module of one kernel specialization: the work-group body and the entry wrapper of abi.py.
+"""The LLVM module of one kernel specialization: the work-group body and the entry wrapper of abi/kernel.py.
 
     define void @loomcl_wg_<kernel>(ptr %args, ptr %launch, i64 %begin, i64 %end, ptr %arena)
 
@@ -18,18 +18,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..abi.kernel import (
+    LAUNCH_FIELDS, LAUNCH_SCALAR_FIELDS, LOCAL_ALIGN, PRIVATE_ARENA_THRESHOLD, KernelSignature, ParamKind,
+)
 from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Function
+from ..llvmtext.errors import CodegenError
+from ..llvmtext.module import LAUNCH_TYPE, ModuleText, quote
+from ..llvmtext.types import llvm_type
 from ..options import CompilerOptions
-from .abi import LAUNCH_FIELDS, LAUNCH_SCALAR_FIELDS, LOCAL_ALIGN, PRIVATE_ARENA_THRESHOLD, KernelSignature, ParamKind
-from .errors import CodegenError
 from .check_ranges import group_test
-from .llvm_emitter import BodyEnvironment, FunctionEmitter, callee_symbol
 from .group_walk import tiled_decode, tiled_step
+from .llvm_emitter import BodyEnvironment, FunctionEmitter, callee_symbol
 from .llvm_group_test import dispatcher_text
-from .llvm_module import LAUNCH_TYPE, ModuleText, quote
-from .llvm_types import llvm_type
 from .streaming_stores import streaming_lines
 
 _ATTRIBUTES = [
@@ -129,7 +131,7 @@ def local_variable_bytes(function: Function) -> int:
 
 
 def layout_arena(function: Function) -> tuple[dict, dict, int, int]:
-    """Arena offsets of the __local variables and then of the large private allocations (abi.py):
+    """Arena offsets of the __local variables and then of the large private allocations (abi/kernel.py):
     (local offsets, private offsets, static bytes in all, of which private)."""
     local_offsets, local_end = _place(((gv, gv.value_type) for gv in function.local_variables), 0)
     large = [(inst, inst.allocated_type) for inst in function.instructions()
@@ -234,7 +236,7 @@ def _flush_denormals(module: ModuleText) -> tuple[list[str], list[str]]:
 
 
 def _param_from_slot(lines: list[str], i: int, t: ty.Type, kind: ParamKind) -> str:
-    """Decode slot i (abi.py) into a typed argument; returns `type value` text."""
+    """Decode slot i (abi/kernel.py) into a typed argument; returns `type value` text."""
     lines.append(f"  %slot{i}.addr = getelementptr inbounds i64, ptr %args, i64 {i}")
     lines.append(f"  %slot{i} = load i64, ptr %slot{i}.addr, align 8")
     slot, name, lt = f"%slot{i}", f"%param{i}", llvm_type(t)

@@ -15,9 +15,9 @@ out-of-bounds address must stay an address for the check to see it, not become p
 """
 from __future__ import annotations
 
+from ..abi.kernel import CHECK_RECORD_FIELDS
 from ..ir import instructions as ins
-from .abi import CHECK_RECORD_FIELDS
-from .errors import CodegenError
+from ..llvmtext.errors import CodegenError
 
 FAIL_SYMBOL = "loomcl.check.fail"
 _NEVER = "!{!\"branch_weights\", i32 1048575, i32 1}"

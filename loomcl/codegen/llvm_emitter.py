@@ -29,21 +29,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..codegen.abi import LAUNCH_FIELDS
+from ..abi.kernel import LAUNCH_FIELDS
+from ..devlib.math import fmod
+from ..devlib.printf import printf_helper
 from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Block, Function
 from ..ir.values import Constant, GlobalVariable, Undef, Value, VectorConstant
+from ..llvmtext.errors import CodegenError
+from ..llvmtext.module import LAUNCH_TYPE, ModuleText, quote
+from ..llvmtext.types import format_constant, llvm_type
 from ..options import CompilerOptions
-from .errors import CodegenError
-from . import llvm_libm_fmod, unroll_hints
+from . import unroll_hints
 from .llvm_checks import CheckEmitter
 from .llvm_image import HANDLERS as IMAGE_HANDLERS
 from .llvm_lanes import HANDLERS as LANE_HANDLERS
 from .llvm_math import emit_math
-from .llvm_module import LAUNCH_TYPE, ModuleText, quote
-from .llvm_printf import printf_helper
-from .llvm_types import format_constant, llvm_type
 from .streaming_stores import launch_value_lines
 
 ROLLED_X_LOOP_TRIPS = 64
@@ -294,8 +295,8 @@ class FunctionEmitter:
         return "".join(f" {flag}" for flag in self.options.fast_math_flags)
 
     def binary(self, inst: ins.BinaryOp) -> None:
-        if inst.opcode == ins.BinaryOpcode.FREM and llvm_libm_fmod.supports(inst.type):
-            callee = llvm_libm_fmod.fmod_function(self.module, inst.type)
+        if inst.opcode == ins.BinaryOpcode.FREM and fmod.supports(inst.type):
+            callee = fmod.fmod_function(self.module, inst.type)
             self.emit_line(f"{self.ref(inst)} = call {llvm_type(inst.type)} {callee}({self.typed(inst.lhs)}, "
                            f"{self.typed(inst.rhs)})")
             return

@@ -9,15 +9,15 @@
 """
 from __future__ import annotations
 
+from ..abi.kernel import LAUNCH_FIELDS
 from ..ir import instructions as ins
 from ..ir.function import Function
 from ..ir.values import Argument, Constant, Value
-from .abi import LAUNCH_FIELDS
+from ..llvmtext.errors import CodegenError
+from ..llvmtext.module import LAUNCH_TYPE, quote
+from ..llvmtext.types import format_constant, llvm_type
 from .check_ranges import MAX_FACTOR, MAX_LEAF, Form, GroupTest
-from .errors import CodegenError
 from .llvm_emitter import _QUERY_FIELDS
-from .llvm_module import LAUNCH_TYPE, quote
-from .llvm_types import format_constant, llvm_type
 
 _GROUP_IDS = ("%group.x", "%group.y", "%group.z")
 

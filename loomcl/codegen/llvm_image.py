@@ -1,18 +1,18 @@
 """Code generation of the IR's image operations (ir/ops/images.py): each becomes a call of a helper
-that llvm_image_read.py defines once per module (helpers are `alwaysinline`). A read whose sampler
+that devlib/images/read.py defines once per module (helpers are `alwaysinline`). A read whose sampler
 is a constant calls the helper specialized for its bits; any other sampler goes through the
 dispatcher that switches on the bits. In a work-group body whose launch told the image arguments'
 formats (`CompilerOptions.image_formats`, set by the runtime per launch), an access to such an
 argument uses helpers specialized for its format, with no dispatch on the format per texel. A query
-loads the descriptor field (image_abi.py)."""
+loads the descriptor field (abi/image.py)."""
 from __future__ import annotations
 
+from ..devlib.images.function_text import field_offset
+from ..devlib.images.read import color_type, read_function, write_function
 from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.values import Argument, Constant
-from .llvm_image_read import color_type, read_function, write_function
-from .llvm_image_text import field_offset
-from .llvm_types import llvm_type
+from ..llvmtext.types import llvm_type
 
 
 def image_format(emitter, image) -> tuple[int, int] | None:

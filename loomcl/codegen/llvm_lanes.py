@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..ir import instructions as ins
 from ..ir.values import VectorConstant
-from .llvm_types import intrinsic_suffix, llvm_type
+from ..llvmtext.types import intrinsic_suffix, llvm_type
 
 if TYPE_CHECKING:
     from .llvm_emitter import FunctionEmitter

@@ -9,29 +9,27 @@ is the funnel shift `fshl(x, x, n)`, which takes n modulo the width as OpenCL's 
 Transcendental functions have no x86 instruction: LLVM's vectorizer widens the intrinsic and the backend
 then splits it into one scalar libm call per lane (no vector math library is reachable through llvmlite:
 `-vector-library` is not registered). So we write our own branch-free implementations, which inline and
-vectorize. Float: exp, exp2, log, log2, log10 (llvm_libm.py), sin, cos, tan (llvm_libm_trig.py, full-
-range Payne-Hanek reduction in integer arithmetic), pow (llvm_libm_pow.py, in double inside), exp10,
-expm1, log1p, cbrt, hypot and the hyperbolic functions (llvm_libm_wide.py), atan, atan2, asin, acos
-(llvm_libm_inverse_trig.py; both in double inside), erf and erfc (llvm_libm_erf_double.py, in double
-inside), tgamma and lgamma (llvm_libm_gamma.py, in double inside). Double: sin, cos, tan
-(llvm_libm_trig_double.py), exp, exp2, exp10, log, log2, log10 (llvm_libm_exp_log_double.py), pow
-(llvm_libm_pow_double.py), atan, atan2, asin, acos (llvm_libm_atan_double.py), erf, erfc, expm1, log1p,
-the hyperbolic functions and their inverses (llvm_libm_hyperbolic_double.py), cbrt and hypot
-(llvm_libm_root_double.py), tgamma and lgamma (llvm_libm_gamma_double.py).
-Float and double fmod (`frem`) are open-coded too (llvm_libm_fmod.py, llvm_libm_fmod_double.py).
+vectorize. Float: exp, exp2, log, log2, log10 (devlib/math/libm.py), sin, cos, tan (devlib/math/trig.py, full-
+range Payne-Hanek reduction in integer arithmetic), pow (devlib/math/pow.py, in double inside), exp10,
+expm1, log1p, cbrt, hypot and the hyperbolic functions (devlib/math/wide.py), atan, atan2, asin, acos
+(devlib/math/inverse_trig.py; both in double inside), erf and erfc (devlib/math/erf_double.py, in double
+inside), tgamma and lgamma (devlib/math/gamma.py, in double inside). Double: sin, cos, tan
+(devlib/math/trig_double.py), exp, exp2, exp10, log, log2, log10 (devlib/math/exp_log_double.py), pow
+(devlib/math/pow_double.py), atan, atan2, asin, acos (devlib/math/atan_double.py), erf, erfc, expm1, log1p,
+the hyperbolic functions and their inverses (devlib/math/hyperbolic_double.py), cbrt and hypot
+(devlib/math/root_double.py), tgamma and lgamma (devlib/math/gamma_double.py).
+Float and double fmod (`frem`) are open-coded too (devlib/math/fmod.py, devlib/math/fmod_double.py).
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..devlib.math import (atan_double, erf_double, exp_log_double, gamma, gamma_double, hyperbolic_double,
+                           inverse_trig, libm, pow, pow_double, root_double, trig, trig_double, wide)
 from ..ir import instructions as ins
 from ..ir import types as ty
-from . import (llvm_libm, llvm_libm_atan_double, llvm_libm_erf_double,
-               llvm_libm_exp_log_double, llvm_libm_gamma, llvm_libm_gamma_double, llvm_libm_hyperbolic_double,
-               llvm_libm_inverse_trig, llvm_libm_pow, llvm_libm_pow_double, llvm_libm_root_double,
-               llvm_libm_trig, llvm_libm_trig_double, llvm_libm_wide)
-from .errors import CodegenError
-from .llvm_types import intrinsic_suffix, llvm_type
+from ..llvmtext.errors import CodegenError
+from ..llvmtext.types import intrinsic_suffix, llvm_type
 
 if TYPE_CHECKING:
     from .llvm_emitter import FunctionEmitter
@@ -55,10 +53,10 @@ _INTRINSICS = {
 _DEFINED_EVERYWHERE = {ins.MathFunction.ABS, ins.MathFunction.CLZ, ins.MathFunction.CTZ}
 
 # first match wins; what none of them has is an LLVM intrinsic (no libm call ever: none vectorizes)
-_OWN_LIBRARIES = (llvm_libm, llvm_libm_trig, llvm_libm_pow, llvm_libm_wide, llvm_libm_inverse_trig,
-                  llvm_libm_trig_double, llvm_libm_exp_log_double, llvm_libm_pow_double, llvm_libm_atan_double,
-                  llvm_libm_erf_double, llvm_libm_hyperbolic_double, llvm_libm_root_double, llvm_libm_gamma,
-                  llvm_libm_gamma_double)
+_OWN_LIBRARIES = (libm, trig, pow, wide, inverse_trig,
+                  trig_double, exp_log_double, pow_double, atan_double,
+                  erf_double, hyperbolic_double, root_double, gamma,
+                  gamma_double)
 
 
 def math_function(inst: ins.MathCall) -> ins.MathFunction:

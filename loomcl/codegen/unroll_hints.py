@@ -11,7 +11,7 @@ often picks the wrong loop of a work-group function:
   not vectorized at all, and its accumulators become a floating-point reduction the vectorizer may
   not reorder. Kernel loops with a constant trip count of at most MAX_TRIPS (with their nested
   ones, at most MAX_UNROLLED_INSTRUCTIONS instructions once unrolled) get `llvm.loop.unroll.full`.
-  implicit-loop-barriers already counts on such loops being unrolled (its MAX_UNROLLED_TRIPS).
+  implicit-loop-barriers already counts on such loops being unrolled (analysis/trip_count.py's MAX_UNROLLED_TRIPS).
 
 * a rolled x loop of WHOLE_LOOP_TRIPS (16) trips over 8-byte elements would be vectorized 8 wide (one
   AVX-512 register of doubles) and run twice; LLVM then hoists what is invariant across x out of it
@@ -24,10 +24,10 @@ The last two are the option `vectorize_x` (`-loomcl-no-vectorize-x`).
 from __future__ import annotations
 
 from ..analysis.loops import Loop, LoopInfo
+from ..analysis.trip_count import MAX_UNROLLED_TRIPS, constant_trip_count
 from ..ir import instructions as ins
 from ..ir.function import Function, WorkItemLoop
 from ..ir.values import Constant
-from ..transforms.implicit_loop_barriers import MAX_UNROLLED_TRIPS, constant_trip_count
 
 MAX_TRIPS = MAX_UNROLLED_TRIPS
 MAX_UNROLLED_INSTRUCTIONS = 4096

@@ -108,7 +108,7 @@ _COMMON = """
 #define __IMAGE_SUPPORT__ 1
 """
 
-# Image and sampler constants (spec 6.12.14): sampler bits as codegen/image_abi.py defines them (clang's
+# Image and sampler constants (spec 6.12.14): sampler bits as abi/image.py defines them (clang's
 # values), channel orders and data types as the C API's CL_* codes, which get_image_channel_order and
 # get_image_channel_data_type return (tests/frontend/test_images.py holds them together).
 _IMAGES = """

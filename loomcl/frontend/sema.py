@@ -11,7 +11,7 @@ resolved with overload.py.
 After the walk: every call is linked to the function's definition, and the call graph is searched
 for cycles, because OpenCL C forbids recursion (6.9(k)) -- every call will be inlined. A unit
 compiled on its own (clCompileProgram, `separate`) may call functions that another unit defines:
-their calls keep no definition here and are resolved when the units are linked (loomcl/linker.py).
+their calls keep no definition here and are resolved when the units are linked (loomcl/driver/linker.py).
 """
 from __future__ import annotations
 

@@ -44,7 +44,7 @@ IMAGE_FUNCTIONS = frozenset(READS) | frozenset(WRITES) | frozenset(QUERIES)
 COORDINATE_LANES = {"image1d_t": 1, "image1d_buffer_t": 1, "image1d_array_t": 2, "image2d_t": 2,
                     "image2d_array_t": 4, "image3d_t": 4}
 
-SAMPLER_BITS = 0x3F  # image_abi.py: normalized (1), addressing (3 bits), filter (2 bits)
+SAMPLER_BITS = 0x3F  # abi/image.py: normalized (1), addressing (3 bits), filter (2 bits)
 
 
 def _vector(element: T.Type, lanes: int) -> T.Type:

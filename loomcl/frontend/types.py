@@ -198,7 +198,7 @@ class EventType(Type):
 @dataclass(frozen=True, repr=False)
 class ImageType(Type):
     """image1d_t .. image3d_t (spec 6.1.3) with its access qualifier, read_only unless written.
-    A value is a handle: the address of the image's descriptor (codegen/image_abi.py). Images are
+    A value is a handle: the address of the image's descriptor (abi/image.py). Images are
     function parameters only: never stored, compared or returned (spec 6.9.b)."""
 
     name: str = "image2d_t"
@@ -213,7 +213,7 @@ class ImageType(Type):
 
 @dataclass(frozen=True, repr=False)
 class SamplerType(Type):
-    """sampler_t (spec 6.1.3, 6.12.14.1): the sampler's bits (codegen/image_abi.py), a 32-bit
+    """sampler_t (spec 6.1.3, 6.12.14.1): the sampler's bits (abi/image.py), a 32-bit
     integer; a constant wherever a `const sampler_t` initializer names it."""
 
     is_sampler = True

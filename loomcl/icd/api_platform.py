@@ -9,6 +9,7 @@ from loomcl.runtime.constants import device_info, device_type, platform_info
 from loomcl.runtime.platform import get_platforms
 
 from .answer import answer_query
+from .dispatch import connected
 from .handles import registry
 from .info import write_scalar
 
@@ -82,11 +83,9 @@ def clUnloadPlatformCompiler(handle):
 
 
 def clGetExtensionFunctionAddress(name):
-    from .entry import dispatch
-
     if not name:
         return None
-    return dispatch().functions.get(ctypes.string_at(name).decode(errors="replace"))
+    return connected().functions.get(ctypes.string_at(name).decode(errors="replace"))
 
 
 def clGetExtensionFunctionAddressForPlatform(handle, name):

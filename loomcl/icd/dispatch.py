@@ -90,3 +90,15 @@ class DispatchTable:
         self.address = table_address
         words = (ctypes.c_void_p * len(ENTRIES)).from_address(table_address)
         self.functions = {entry.name: words[i] for i, entry in enumerate(ENTRIES)}
+
+
+connected_table: DispatchTable | None = None  # set once, by entry.connect
+
+
+def connected() -> DispatchTable:
+    """The table the native library connected (entry.connect)."""
+    if connected_table is None:
+        raise RuntimeError("loomcl's ICD library has not connected: a library built by an older loomcl calls "
+                           "platform_address() first; rebuild it with `python -m loomcl icd` (and --install if "
+                           "it was installed)")
+    return connected_table

@@ -7,6 +7,7 @@ import threading
 
 from . import (absent, api_context, api_event, api_image, api_kernel, api_memory, api_platform, api_program, api_queue,
                api_transfer)
+from . import dispatch
 from .dispatch import DispatchTable
 from .dispatch_table import INDEX
 from .handles import registry
@@ -14,7 +15,6 @@ from .handles import registry
 API_MODULES = (absent, api_platform, api_context, api_queue, api_memory, api_transfer, api_image, api_program, api_kernel,
                api_event)
 
-_table: DispatchTable | None = None
 _lock = threading.Lock()
 
 
@@ -27,31 +27,21 @@ def implementations() -> dict:
     return found
 
 
-def dispatch() -> DispatchTable:
-    """The table the native library connected (see connect)."""
-    if _table is None:
-        raise RuntimeError("loomcl's ICD library has not connected: a library built by an older loomcl calls "
-                           "platform_address() first; rebuild it with `python -m loomcl icd` (and --install if "
-                           "it was installed)")
-    return _table
-
-
 def connect(table_address: int, icd_entry: int) -> tuple[int, tuple]:
     """Called once by the native library (with the GIL held): `table_address` is its dispatch table of
     C entry points, `icd_entry` its clIcdGetPlatformIDsKHR (which
     clGetExtensionFunctionAddressForPlatform answers, cl_khr_icd). Answers the platform's handle and
     the Python functions the entry points call, in the table's order."""
-    global _table
     with _lock:
-        if _table is None:
+        if dispatch.connected_table is None:
             table = DispatchTable(implementations(), table_address)
             table.functions["clIcdGetPlatformIDsKHR"] = icd_entry
             registry.dispatch_address = table_address
-            _table = table
-    return platform_address(), _table.callables
+            dispatch.connected_table = table
+    return platform_address(), dispatch.connected_table.callables
 
 
 def platform_address() -> int:
     """The platform's handle (once connected)."""
-    dispatch()
+    dispatch.connected()
     return registry.address_of(api_platform.platform(), "platform")

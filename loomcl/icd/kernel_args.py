@@ -13,7 +13,7 @@ import ctypes
 
 import numpy as np
 
-from loomcl.codegen.abi import KernelParam, ParamKind
+from loomcl.abi.kernel import KernelParam, ParamKind
 from loomcl.errors import LogicError, status_code
 from loomcl.runtime.local_memory import LocalMemory
 

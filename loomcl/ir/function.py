@@ -199,7 +199,7 @@ class Function:
 
 
 class Linkage(enum.Enum):
-    """How a unit's function is seen by the others when units are linked (loomcl/linker.py)."""
+    """How a unit's function is seen by the others when units are linked (loomcl/driver/linker.py)."""
 
     EXTERNAL = "external"  # one definition in the program; other units' declarations resolve to it
     INTERNAL = "internal"  # static: the unit's own
@@ -211,7 +211,7 @@ class Module:
         self.functions: dict[str, Function] = {}
         self.globals: list[GlobalVariable] = []  # program-scope __constant data
         self.printf_formats: dict[int, bytes] = {}  # format id (from 1) -> the format of printf calls
-        # A unit compiled to be linked (loomcl/linker.py) also has:
+        # A unit compiled to be linked (loomcl/driver/linker.py) also has:
         self.declarations: dict[str, Function] = {}  # functions it calls that another unit defines (no blocks)
         self.linkage: dict[str, Linkage] = {}  # functions that are not EXTERNAL (the default)
 

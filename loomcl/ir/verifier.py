@@ -8,6 +8,7 @@ here; the type rules of each instruction kind live in its class (`Instruction.ve
 from __future__ import annotations
 
 from . import instructions as ins
+from .dominators import DominatorTree
 from .function import Function, Module
 from .printer import FunctionPrinter
 from .values import Argument
@@ -30,8 +31,6 @@ class _Verifier:
         self.errors.append(f"@{self.function.name}: {where}: {message}")
 
     def run(self) -> list[str]:
-        from ..analysis.dominators import DominatorTree
-
         f = self.function
         if not f.blocks:
             return [f"@{f.name}: function has no blocks"]

@@ -10,8 +10,8 @@ integer type of the bits follows the operand's shape), so a vector overload is o
   on the representation: `_Bits.decompose` normalizes subnormals by one exact scaling. ldexp builds
   the result's exponent field directly and rounds at most once (a subnormal result is made as a
   normal number times 2^-(p+1), one rounding multiplication), so it is exact where C requires.
-* fmod is `frem` (exact; code generation open-codes it, llvm_libm_fmod.py and
-  llvm_libm_fmod_double.py). remainder and remquo derive from two exact fmods:
+* fmod is `frem` (exact; code generation open-codes it, devlib/math/fmod.py and
+  devlib/math/fmod_double.py). remainder and remquo derive from two exact fmods:
   a = fmod(|x|, |y|) and b = fmod(|x|, 8|y|); b - a is q|y| with q in 0..7 the low bits of the
   truncated quotient (recovered by rounding (b - a)/|y|, whose error is far below 1/2), and
   rounding to nearest (ties to even q) turns (a, q) into the remainder and the quotient's low bits.

@@ -66,9 +66,9 @@ def memory_type(t: T.Type) -> ty.Type:
         return record_type(t.record)
     if t.is_event:
         return ty.i64
-    if t.is_image:  # the address of its descriptor (codegen/image_abi.py)
+    if t.is_image:  # the address of its descriptor (abi/image.py)
         return ty.pointer(ty.AddressSpace.GLOBAL)
-    if t.is_sampler:  # its bits (codegen/image_abi.py)
+    if t.is_sampler:  # its bits (abi/image.py)
         return ty.i32
     raise unsupported(f"type '{t}'")
 

@@ -1,5 +1,5 @@
 """Kernel arguments: Python values checked against the kernel's signature and packed into the 64-bit
-slots of abi.py, once, when they are set.
+slots of abi/kernel.py, once, when they are set.
 
 Each parameter gets a setter chosen by its kind when the kernel is created, so setting an argument is
 one dict-free call: a Buffer stores its address, a number is range-checked and stored as its bits
@@ -7,14 +7,14 @@ one dict-free call: a Buffer stores its address, a number is range-checked and s
 vector or struct is copied to host memory whose address goes in the slot; an image (any object with a
 `descriptor`, a ctypes ImageDescriptor of the parameter's image type) stores the descriptor's
 address and keeps the object alive, a sampler (any object with integer `bits`) its bits
-(codegen/image_abi.py). A value of the wrong kind
+(abi/image.py). A value of the wrong kind
 or out of range raises LogicError INVALID_ARG_VALUE naming the argument and its type.
 
 `held[i]` is the object that owns the memory slot i points to (a buffer's bytes, a by-value copy, an
 image): an enqueued launch copies the slots and keeps these alive until it has run (launch.py).
 
 In checked mode the block also holds each pointer argument's extent and the address of the
-kernel's `CheckRecord` (abi.py), which every launch of the kernel shares.
+kernel's `CheckRecord` (abi/kernel.py), which every launch of the kernel shares.
 """
 from __future__ import annotations
 
@@ -25,13 +25,13 @@ import struct
 
 import numpy as np
 
-from loomcl.codegen.abi import LOCAL_ALIGN, CheckRecord, KernelParam, ParamKind
-from loomcl.codegen.image_abi import ImageDescriptor
+from loomcl.abi.image import ImageDescriptor
+from loomcl.abi.kernel import LOCAL_ALIGN, CheckRecord, KernelParam, ParamKind
 from loomcl.errors import LogicError, status_code
 
 from .buffer import Buffer
+from .engine_api import buffer_streams
 from .local_memory import LocalMemory
-from .streaming import buffer_streams
 
 ROUTINE = "clSetKernelArg"
 
@@ -57,7 +57,7 @@ class KernelArguments:
         self.kept: dict[int, ctypes.Array] = {}  # index -> host copy of a by-value argument
         self.images: dict[int, object] = {}  # index -> the image argument (kept alive while set)
         self.image_formats: tuple = ()  # ((index, channel order, data type), ...): the code is specialized for them
-        self.streaming: tuple[int, ...] = ()  # the candidates whose buffer qualifies (runtime/streaming.py)
+        self.streaming: tuple[int, ...] = ()  # the candidates whose buffer qualifies (engine/streaming.py)
         self.setters = [self._setter(i, p) for i, p in enumerate(params)]
         for index in stream_candidates:
             self.setters[index] = self._streaming_setter(index, self.setters[index])

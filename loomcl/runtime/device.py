@@ -13,7 +13,9 @@ cl_bool answers are ints 0/1, as pyopencl gives them.
 """
 from __future__ import annotations
 
-from . import host_info
+import time
+
+from .. import host
 from .constants import (
     command_queue_properties,
     device_atomic_capabilities,
@@ -25,7 +27,7 @@ from .constants import (
     device_type,
     info_attribute,
 )
-from .printf_output import BUFFER_BYTES as PRINTF_BUFFER_BYTES
+from .engine_api import PRINTF_BUFFER_BYTES
 from .versions import (
     CL_VERSION,
     CONFORMANCE_NOT_PASSED,
@@ -153,17 +155,17 @@ class Device:
 
     def __init__(self, platform) -> None:
         self.platform = platform
-        self.name = host_info.cpu_name()
-        self.vendor = host_info.cpu_vendor()
-        self.vendor_id = host_info.cpu_vendor_id()
-        self.max_compute_units = host_info.compute_units()
-        self.max_clock_frequency = host_info.cpu_mhz()
-        self.global_mem_size = host_info.physical_memory()
+        self.name = host.cpu_name()
+        self.vendor = host.cpu_vendor()
+        self.vendor_id = host.cpu_vendor_id()
+        self.max_compute_units = host.compute_units()
+        self.max_clock_frequency = host.cpu_mhz()
+        self.global_mem_size = host.physical_memory()
         self.max_mem_alloc_size = max(self.global_mem_size // 2, 128 << 20)
         self.max_constant_buffer_size = self.max_mem_alloc_size
-        line, cache = host_info.caches()
+        line, cache = host.caches()
         self.global_mem_cacheline_size, self.global_mem_cache_size = line, cache
-        self._set_vector_widths(host_info.vector_bytes())
+        self._set_vector_widths(host.vector_bytes())
         self.preferred_work_group_size_multiple = self.preferred_vector_width_float
 
     def _set_vector_widths(self, vector_bytes: int) -> None:
@@ -177,10 +179,8 @@ class Device:
     @property
     def device_and_host_timer(self) -> tuple[int, int]:
         """clGetDeviceAndHostTimer: (device, host) timestamps in ns. The device's clock is the one
-        events are stamped with, and it is the host's too."""
-        from .event import now_ns  # event imports the context, which imports this module
-
-        now = now_ns()
+        events are stamped with (time.perf_counter_ns, event.py), and it is the host's too."""
+        now = time.perf_counter_ns()
         return now, now
 
     @property

@@ -321,6 +321,3 @@ def _reporting(callback):
 
     return call
 
-
-def now_ns() -> int:
-    return time.perf_counter_ns()

@@ -4,7 +4,7 @@ An image's pixels are host memory laid out as OpenCL describes it to the host (i
 of `element_size`-byte pixels `row_pitch` apart, planes `slice_pitch` apart. Fresh images, COPY_HOST_PTR
 ones included, are packed and 64-byte aligned; a USE_HOST_PTR image is the caller's memory with the
 caller's pitches, and a 1D buffer image is its buffer's memory. Kernels reach the pixels through
-`descriptor`, the ABI structure of loomcl/codegen/image_abi.py, which lives as long as the image.
+`descriptor`, the ABI structure of loomcl/abi/image.py, which lives as long as the image.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 
-from loomcl.codegen import image_abi
+from loomcl.abi import image as image_abi
 from loomcl.errors import LogicError, status_code
 
 from .buffer import Buffer, aligned_zeros, check_mem_flags, host_bytes

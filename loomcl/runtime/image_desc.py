@@ -38,7 +38,7 @@ _LIMITS = {
 class ImageDescriptor:
     """pyopencl's ImageDescriptor: cl_image_desc for `Image(context, flags, format, desc=...)`.
 
-    (The kernel's view of an image is another structure: loomcl.codegen.image_abi.ImageDescriptor,
+    (The kernel's view of an image is another structure: loomcl.abi.image.ImageDescriptor,
     reached as `Image.descriptor`.) `shape` sets width, height and depth, and array_size from its third
     entry as pyopencl does; set `array_size` after it for a 1D image array."""
 

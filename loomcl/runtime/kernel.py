@@ -10,13 +10,12 @@ The work-group function of every local size is compiled on first use (compiler's
 from __future__ import annotations
 
 import threading
-import warnings
 
 from loomcl import errors
-from loomcl.codegen.abi import ParamKind
+from loomcl.abi.kernel import ParamKind
 from loomcl.errors import LogicError, status_code
 
-from . import microprofile, ndrange, streaming
+from . import compiler_api, engine_api
 from .arguments import KernelArguments
 from .command_queue import CommandQueue
 from .constants import (
@@ -29,12 +28,10 @@ from .constants import (
     kernel_info,
     kernel_work_group_info,
 )
+from .engine_api import LaunchPlan, Launcher, get_pool
 from .event import Event, check_wait_list
-from .launch import Launcher
-from .launch_plan import LaunchPlan
-from .pool import get_pool
 
-ROUTINE = ndrange.ROUTINE
+ROUTINE = engine_api.ROUTINE
 MAX_CACHED_PLANS = 64
 INT_MAX = 2**31 - 1
 _NDRANGE = command_type.NDRANGE_KERNEL
@@ -72,7 +69,7 @@ class Kernel:
         self.signature = signature
         self._compiled = compiled
         self._args = KernelArguments(name, signature.params, compiled.options.checked,
-                                     streaming.candidates(compiled, name))
+                                     engine_api.streaming_candidates(compiled, name))
         self._functions: dict = {}
         self._plans: dict = {}
         self._selections: dict = {}  # micro-profiling's variant choices, by choice key (microprofile.py)
@@ -173,21 +170,21 @@ class Kernel:
         global_size, local_size, global_offset, g_times_l, formats, streamed = key
         device = queue.device
         required = self.signature.reqd_work_group_size
-        global_size = ndrange.check_global(global_size)
+        global_size = engine_api.check_global(global_size)
         dims = len(global_size)
         if local_size is None:
-            local = ndrange.choose_local_size(global_size, get_pool().thread_count, required)
+            local = engine_api.choose_local_size(global_size, get_pool().thread_count, required)
         else:
-            local = ndrange.check_local(local_size, dims, device, required)
+            local = engine_api.check_local(local_size, dims, device, required)
         if g_times_l:
             global_size = tuple(g * l for g, l in zip(global_size, local))
-        offset = ndrange.check_offset(global_offset, dims)
+        offset = engine_api.check_offset(global_offset, dims)
         ids_fit_int = all(o + g <= INT_MAX for o, g in zip(offset, global_size))
-        streamed = streamed if streaming.launch_streams(offset, local) else ()
+        streamed = streamed if engine_api.launch_streams(offset, local) else ()
         plan = LaunchPlan(global_size, local, offset,
                           lambda size: self._function(size, ids_fit_int, formats, streamed), self._launcher.address)
         pool = get_pool()
-        microprofile.attach(plan, self._args, self.signature, self._compiled.options,
+        engine_api.attach_profiling(plan, self._args, self.signature, self._compiled.options,
                             lambda size, switches: self._variant(size, ids_fit_int, formats, streamed, switches),
                             self._selections, pool.thread_count)
         pool.warm_up(max(batch.total_groups for batch in plan.batches))
@@ -204,12 +201,10 @@ class Kernel:
         key = (local_size, ids_fit_int, image_formats, streamed)
         function = self._functions.get(key)
         if function is None:
-            from .program import compiler_errors
-
             try:
                 function = self._compiled.work_group_function(self.function_name, local_size, ids_fit_int,
                                                               image_formats, streamed)
-            except compiler_errors()[0] as exc:
+            except compiler_api.errors().build as exc:
                 message = f"kernel '{self.function_name}' could not be compiled for local size {local_size}:\n{exc.log}"
                 self.program.add_to_build_log(message)
                 raise errors.RuntimeError(ROUTINE, status_code.BUILD_PROGRAM_FAILURE, message) from None
@@ -219,7 +214,7 @@ class Kernel:
         return function
 
     def _variant(self, local_size, ids_fit_int: bool, image_formats: tuple, streamed: tuple, switches: tuple):
-        """The work-group function of a variant of the kernel (runtime/variants.py)."""
+        """The work-group function of a variant of the kernel (engine/variants.py)."""
         try:
             return self._compiled.work_group_function(self.function_name, local_size, ids_fit_int, image_formats,
                                                       streamed, variant=switches)
@@ -229,11 +224,8 @@ class Kernel:
     def _log_notes(self) -> None:
         """The compiler's warnings from this kernel's back half (an optional pass left out after an
         internal error) go to the build log, as a warning of build() would."""
-        from .program import CompilerWarning
-
         for note in self._compiled.take_notes():
-            self.program.add_to_build_log(note)
-            warnings.warn(note, CompilerWarning, stacklevel=4)
+            self.program.add_warning_to_build_log(note)
 
     def get_info(self, param: int):
         return getattr(self, info_attribute(kernel_info, param, "clGetKernelInfo"))

@@ -1,5 +1,5 @@
 """LocalMemory: the size of a `__local` pointer argument. The runtime places it in each thread's
-local arena after the kernel's static `__local` variables (abi.py)."""
+local arena after the kernel's static `__local` variables (abi/kernel.py)."""
 from __future__ import annotations
 
 from loomcl.errors import LogicError, status_code

@@ -22,6 +22,7 @@ import warnings
 
 from loomcl.errors import LogicError, RuntimeError, status_code
 
+from . import compiler_api
 from .constants import build_status, info_attribute, program_binary_type, program_build_info, program_info
 from .context import Context
 from .kernel import Kernel
@@ -29,17 +30,13 @@ from .program_binary import ProgramBinary, UnitSource, from_binary, to_binary
 
 
 def compile_source(source: str, options: str):
-    """The compiler's entry point: `loomcl.compiler.build(source, options) -> CompiledProgram`."""
-    from loomcl import compiler
-
-    return compiler.build(source, options)
+    """The compiler's entry point: a CompiledProgram (compiler_api.py)."""
+    return compiler_api.build(source, options)
 
 
 def compile_unit(unit: UnitSource):
-    """clCompileProgram's: `loomcl.compiler.compile_unit` -> CompiledUnit."""
-    from loomcl import compiler
-
-    compiled = compiler.compile_unit(unit.source, unit.options, dict(unit.headers))
+    """clCompileProgram's: a CompiledUnit (compiler_api.py)."""
+    compiled = compiler_api.compile_unit(unit.source, unit.options, dict(unit.headers))
     compiled.takes_link_options = unit.takes_link_options
     return compiled
 
@@ -47,21 +44,12 @@ def compile_unit(unit: UnitSource):
 def compile_binary_units(binary: ProgramBinary, routine: str) -> list:
     """The CompiledUnits of a binary's units, or LogicError INVALID_BINARY if one does not compile
     (a binary of another loomcl whose compiler accepted it)."""
-    CompileError, OptionError = compiler_errors()
+    failures = compiler_api.errors()
     try:
         return [compile_unit(unit) for unit in binary.units]
-    except (CompileError, OptionError) as exc:
+    except (*failures.build, failures.option) as exc:
         raise LogicError(routine, status_code.INVALID_BINARY,
                          f"the binary's source no longer compiles:\n{getattr(exc, 'log', exc)}") from None
-
-
-def compiler_errors() -> tuple[type, type]:
-    """(CompileError, OptionError): exported by loomcl.frontend, defined in its diagnostics module."""
-    try:
-        from loomcl.frontend import CompileError, OptionError
-    except ImportError:
-        from loomcl.frontend.diagnostics import CompileError, OptionError
-    return CompileError, OptionError
 
 
 def option_string(options) -> str:
@@ -215,13 +203,13 @@ class Program:
 
     def _run_compiler(self, work, routine: str, bad_options: int, failure: int):
         """work() with the compiler's errors as pyopencl's (the build status and log set)."""
-        CompileError, OptionError = compiler_errors()
+        failures = compiler_api.errors()
         try:
             return work()
-        except OptionError as exc:
+        except failures.option as exc:
             self._status, self._build_log = build_status.ERROR, str(exc)
             raise LogicError(routine, bad_options, str(exc)) from None
-        except CompileError as exc:
+        except failures.build as exc:
             self._status, self._build_log = build_status.ERROR, exc.log
             verb = "Compile" if failure == status_code.COMPILE_PROGRAM_FAILURE else "Build"
             raise RuntimeError(routine, failure, f"{verb} on {self.context.devices[0]!r}:\n\n{exc.log}") from None
@@ -253,6 +241,12 @@ class Program:
         """A kernel's back half failed at its first launch (LLVM, in its compile server): the build
         log says so, as it would had the failure happened in build()."""
         self._build_log = f"{self._build_log}\n{text}" if self._build_log else text
+
+    def add_warning_to_build_log(self, text: str) -> None:
+        """A warning of a kernel's back half (an optional pass left out after an internal error):
+        in the build log, and a CompilerWarning, as pyopencl reports a build's warnings."""
+        self.add_to_build_log(text)
+        warnings.warn(text, CompilerWarning, stacklevel=5)
 
     def compiled(self, routine: str):
         """The compiler's result, or LogicError INVALID_PROGRAM_EXECUTABLE before a successful build."""

@@ -1,7 +1,7 @@
 """clLinkProgram: compiled objects and libraries into an executable or a library, with pyopencl's
 `link_program(context, programs, options=None, devices=None)`.
 
-An executable is linked by the compiler (loomcl/linker.py: the units' kernel-IR modules merged, each
+An executable is linked by the compiler (loomcl/driver/linker.py: the units' kernel-IR modules merged, each
 call of a function another unit defines resolved to it); a library (`-create-library`) is the units
 themselves, checked for clashes, linked later with more. Errors follow the spec: a program that is
 not a compiled object or library is INVALID_OPERATION, a bad option INVALID_LINKER_OPTIONS, and a
@@ -15,9 +15,10 @@ import dataclasses
 
 from loomcl.errors import LogicError, RuntimeError, status_code
 
+from . import compiler_api
 from .constants import program_binary_type
 from .context import Context
-from .program import Program, check_devices, compile_binary_units, compiler_errors, compiler_output, option_string
+from .program import Program, check_devices, compile_binary_units, compiler_output, option_string
 from .program_binary import ProgramBinary
 
 ROUTINE = "clLinkProgram"
@@ -71,17 +72,15 @@ def _link_part(options: str) -> str:
     loomcl's switches. The rest (-D, -I, -cl-std, ...) acted when the units were compiled, so they
     are accepted (pyopencl adds `-I` to every build) and have no effect; a word that is no build
     option is LogicError INVALID_BUILD_OPTIONS."""
-    from loomcl.frontend import parse_options
-    from loomcl.frontend.options import LINK_MATH_OPTIONS
     from loomcl.options import CompilerOptions
 
     _, rest = CompilerOptions.split(options)
     try:
-        parse_options(rest)
-    except compiler_errors()[1] as exc:
+        compiler_api.parse_build_options(rest)
+    except compiler_api.errors().option as exc:
         raise LogicError("clBuildProgram", status_code.INVALID_BUILD_OPTIONS, str(exc)) from None
     loomcl_words = set(options.split()) - set(rest.split())
-    return " ".join(word for word in options.split() if word in LINK_MATH_OPTIONS or word in loomcl_words)
+    return " ".join(word for word in options.split() if word in compiler_api.link_math_options() or word in loomcl_words)
 
 
 def _input_programs(context: Context, programs) -> list[Program]:
@@ -103,31 +102,28 @@ def _input_programs(context: Context, programs) -> list[Program]:
 
 
 def _parse_options(options: str, routine: str = ROUTINE, code: int = status_code.INVALID_LINKER_OPTIONS):
-    from loomcl.frontend import parse_link_options
     from loomcl.options import CompilerOptions
 
     _, rest = CompilerOptions.split(options)
     try:
-        return parse_link_options(rest)
-    except compiler_errors()[1] as exc:
+        return compiler_api.parse_link_options(rest)
+    except compiler_api.errors().option as exc:
         raise LogicError(routine, code, str(exc)) from None
 
 
 def _link(program: Program, units: list, binary: ProgramBinary, options: str, report_warnings: bool) -> Program:
     """Link `units` into `program` (an executable or, per `binary`, a library)."""
-    from loomcl import compiler
-    from loomcl.linker import LinkError
-
+    failures = compiler_api.errors()
     program._options = options
     try:
-        compiled = compiler.link(units, options)
-    except LinkError as exc:
+        compiled = compiler_api.link(units, options)
+    except failures.link as exc:
         program.fail(str(exc))
         error = RuntimeError(ROUTINE, status_code.LINK_PROGRAM_FAILURE,
                              f"Link on {program.context.devices[0]!r}:\n\n{exc}")
         error.program = program
         raise error from None
-    except compiler_errors()[1] as exc:  # a loomcl switch (-loomcl-...) that is wrong
+    except failures.option as exc:  # a loomcl switch (-loomcl-...) that is wrong
         program.fail(str(exc))
         raise LogicError(ROUTINE, status_code.INVALID_LINKER_OPTIONS, str(exc)) from None
     if compiled is None:

@@ -1,14 +1,14 @@
 """Samplers: pyopencl's `Sampler(context, normalized_coords, addressing_mode, filter_mode)`, or
 `Sampler(context, properties)` with clCreateSamplerWithProperties' flat list of (name, value) pairs.
 
-A kernel sees a sampler as its `bits` (loomcl/codegen/image_abi.py): the same integer a
+A kernel sees a sampler as its `bits` (loomcl/abi/image.py): the same integer a
 `const sampler_t` initializer in kernel source folds to.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from loomcl.codegen import image_abi
+from loomcl.abi import image as image_abi
 from loomcl.errors import LogicError, status_code
 
 from .constants import info_attribute

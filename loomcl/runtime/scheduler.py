@@ -16,7 +16,7 @@ When the executor gets work. Waking a thread costs more than a small command (th
 the waiting one then take turns for the GIL: 10-50 us a launch measured, against ~2 us for running
 it on the waiter), so a small command waits where OpenCL lets it wait, until the queue is flushed
 (flush(), a wait, a blocking call: OpenCL 1.2 sec. 5.13 guarantees nothing sooner), and a big one
-(`hand_off`: a kernel of HAND_OFF_WORK_ITEMS work-items or more, a transfer of HAND_OFF_BYTES or
+(`hand_off`: a kernel of engine/launch_plan.py's HAND_OFF_WORK_ITEMS work-items or more, a transfer of HAND_OFF_BYTES or
 more) wakes the executor at once, which then also runs the small ones before it. A completed
 dependency (a user event, another queue's command), a callback registration and a status query also
 flush, and a command that waits for another queue's command flushes that queue. A waiter that takes
@@ -55,7 +55,6 @@ from .constants import command_type
 from .event import COMPLETE, RUNNING, SUBMITTED, Event, dependency_error
 
 IDLE_SECONDS = 5.0
-HAND_OFF_WORK_ITEMS = 1 << 16
 HAND_OFF_BYTES = 1 << 20
 _ORDERING = (command_type.MARKER, command_type.BARRIER)
 _schedulers: weakref.WeakSet = weakref.WeakSet()  # for the fork handler

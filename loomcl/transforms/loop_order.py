@@ -42,10 +42,9 @@ from dataclasses import dataclass
 
 from ..analysis.loops import Loop, LoopInfo
 from ..analysis.strides import Access, Strides
-from ..analysis.trip_count import constant_trip_count
+from ..analysis.trip_count import MAX_UNROLLED_TRIPS, constant_trip_count
 from ..analysis.uniformity import Uniformity
 
-MAX_UNROLLED_TRIPS = 16
 X = 0  # the innermost work-item loop's dimension
 
 _BFO_CLASSES = {("0", "1"), ("0", "X"), ("1", "X")}

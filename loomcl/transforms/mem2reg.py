@@ -19,7 +19,7 @@ Expects: a verified function. Guarantees: a verified function; promoted allocas 
 """
 from __future__ import annotations
 
-from ..analysis.dominators import DominatorTree
+from ..ir.dominators import DominatorTree
 from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Block, Function

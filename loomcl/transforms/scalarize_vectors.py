@@ -26,7 +26,7 @@ kept whole (bitcasts changing the lane count and the inserts rebuilding their op
 """
 from __future__ import annotations
 
-from ..analysis.dominators import reverse_post_order
+from ..ir.dominators import reverse_post_order
 from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Block, Function

@@ -23,7 +23,7 @@ Expects: a verified function. Guarantees: a verified function with the same beha
 """
 from __future__ import annotations
 
-from ..analysis.dominators import reverse_post_order
+from ..ir.dominators import reverse_post_order
 from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Block, Function

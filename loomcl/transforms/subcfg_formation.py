@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..analysis.dominators import dominates, immediate_dominators
+from ..ir.dominators import dominates, immediate_dominators
 from ..analysis.uniformity import Uniformity
 from ..ir import instructions as ins
 from ..ir import types as ty

@@ -34,7 +34,7 @@ from .wfv_widen import TRUE, Unsupported, Widener
 
 NAME = "vectorize-work-items"
 
-# Zen 4 has no fast gathers (codegen/target.py asks LLVM to prefer none, so a masked gather becomes a
+# Zen 4 has no fast gathers (jit/llvm.py asks LLVM to prefer none, so a masked gather becomes a
 # branch per lane): spmvCSR ran 6x slower vectorized, with 3 gathers to 2 arithmetic operations per
 # iteration. A loop must do this many vector operations per gather to be worth it.
 GATHER_COST = 8

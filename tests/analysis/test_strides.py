@@ -2,7 +2,7 @@
 on kernels as the work-group pipeline sees them (inlined, in SSA, simplified)."""
 from loomcl.analysis.stride_values import Class, Poly
 from loomcl.analysis.strides import Strides
-from loomcl.compiler import build
+from loomcl.driver.compiler import build
 from loomcl.ir import instructions as ins
 from loomcl.ir.reader import read_function
 from loomcl.transforms import inline, mem2reg, simplify

@@ -1,8 +1,8 @@
 """write_only_params: the __global pointers a kernel only stores through (streaming-store candidates)."""
 import pytest
 
-from loomcl import compiler
 from loomcl.analysis.write_only_params import write_only_params
+from loomcl.driver import compiler
 
 
 def kernel_params(body: str, params: str = "global const float *in, global float *out", helpers: str = ""):

@@ -6,7 +6,7 @@ import ctypes
 import numpy as np
 
 from loomcl import ir
-from loomcl.codegen import abi
+from loomcl.abi import kernel as abi
 from loomcl.ir import types as ty
 
 GLOBAL = ty.pointer(ty.AddressSpace.GLOBAL)

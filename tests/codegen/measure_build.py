@@ -68,7 +68,7 @@ queue.finish()
 done = time.perf_counter()
 cpu = sum(os.times()[:2])
 try:  # compile servers still running (Linux): their CPU time is the build's too
-    from loomcl.codegen.compile_client import POOL
+    from loomcl.jit.compile_client import POOL
     for server in POOL._idle:
         fields = open(f"/proc/{server.process.pid}/stat").read().rsplit(")", 1)[1].split()
         cpu += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

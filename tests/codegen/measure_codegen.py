@@ -15,9 +15,12 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(__file__))
 os.environ.setdefault("LOOMCL_CACHE_DIR", tempfile.mkdtemp())
 
-from loomcl import codegen, ir  # noqa: E402
+from loomcl import ir
+from loomcl import jit
+from loomcl.driver import backend
 from loomcl.ir import types as ty  # noqa: E402
 from loomcl.options import CompilerOptions  # noqa: E402
+from loomcl.options import DEFAULT_OPTIONS  # noqa: E402
 
 from codegen_helpers import GLOBAL, global_id, kernel, launch, work_item_loop  # noqa: E402
 from math_kernels import build_math  # noqa: E402
@@ -48,9 +51,9 @@ def best(fn, repeat=15):
 def measure_copy():
     n = 1 << 24
     src, dst = np.random.rand(n).astype(np.float32), np.zeros(n, np.float32)
-    for options in (codegen.DEFAULT_OPTIONS, CompilerOptions(parallel_metadata=False),
+    for options in (DEFAULT_OPTIONS, CompilerOptions(parallel_metadata=False),
                     CompilerOptions(parallel_metadata=False, vectorize=False)):
-        compiled = codegen.compile_work_group(build_copy(), options=options)
+        compiled = backend.compile_work_group(build_copy(), options=options)
         t = best(lambda: launch(compiled, [src, dst], (n,)))
         print(f"copy 16M f32 {options.key()}: {2 * n * 4 / t / 1e9:.1f} GB/s ({t * 1e3:.2f} ms)")
     assert (dst == src).all()
@@ -63,16 +66,16 @@ def measure_compile():
                 "exp": lambda: build_math(ir.MathFunction.EXP, 1), "log10": lambda: build_math(ir.MathFunction.LOG10, 1)}
     for name, build in builders.items():
         function = build()
-        emit = best(lambda: codegen.kernel_module(function), 5)
-        codegen._COMPILED.clear()
+        emit = best(lambda: backend.kernel_module(function), 5)
+        jit._COMPILED.clear()
         start = time.perf_counter()
-        codegen.compile_work_group(function, options=CompilerOptions(use_cache=False))
+        backend.compile_work_group(function, options=CompilerOptions(use_cache=False))
         cold = time.perf_counter() - start
-        codegen._COMPILED.clear()
-        codegen.compile_work_group(function)  # fills the disk cache
-        codegen._COMPILED.clear()
+        jit._COMPILED.clear()
+        backend.compile_work_group(function)  # fills the disk cache
+        jit._COMPILED.clear()
         start = time.perf_counter()
-        codegen.compile_work_group(function)
+        backend.compile_work_group(function)
         hit = time.perf_counter() - start
         print(f"{name}: emit {emit * 1e3:.2f} ms, compile (no cache) {cold * 1e3:.1f} ms, disk-cache hit {hit * 1e3:.2f} ms")
 

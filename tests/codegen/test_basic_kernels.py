@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 
-from loomcl import codegen, ir
+from loomcl import ir
+from loomcl.driver import backend
 from loomcl.ir import types as ty
 from loomcl.options import CompilerOptions
 
@@ -47,7 +48,7 @@ def test_vector_add():
     n = 16 * L
     a, bb = np.random.rand(n).astype(np.float32), np.random.rand(n).astype(np.float32)
     c = np.zeros(n, np.float32)
-    compiled = codegen.compile_work_group(build_vector_add())
+    compiled = backend.compile_work_group(build_vector_add())
     assert compiled.local_size == (L, 1, 1) and compiled.static_local_bytes == 0
     launch(compiled, [a, bb, c], (n,))
     np.testing.assert_array_equal(c, a + bb)
@@ -57,7 +58,7 @@ def test_group_range_runs_only_its_groups():
     n = 8 * L
     a, bb = np.ones(n, np.float32), np.ones(n, np.float32)
     c = np.zeros(n, np.float32)
-    launch(codegen.compile_work_group(build_vector_add()), [a, bb, c], (n,), begin=3, end=5)
+    launch(backend.compile_work_group(build_vector_add()), [a, bb, c], (n,), begin=3, end=5)
     expected = np.zeros(n, np.float32)
     expected[3 * L:5 * L] = 2
     np.testing.assert_array_equal(c, expected)
@@ -67,22 +68,22 @@ def test_saxpy():
     n = 4 * L
     x, y = np.random.rand(n).astype(np.float32), np.random.rand(n).astype(np.float32)
     expected = np.float32(2.5) * x + y
-    launch(codegen.compile_work_group(build_saxpy()), [np.float32(2.5), x, y], (n,))
+    launch(backend.compile_work_group(build_saxpy()), [np.float32(2.5), x, y], (n,))
     np.testing.assert_allclose(y, expected, rtol=1e-6)
 
 
 def test_vector_add_work_item_loop_is_vectorized():
-    text = codegen.llvm_ir(build_vector_add(256))
+    text = backend.llvm_ir(build_vector_add(256))
     assert "x float>" in text
-    assert "llvm.loop.parallel_accesses" in codegen.llvm_ir(build_vector_add(256), optimized=False)
+    assert "llvm.loop.parallel_accesses" in backend.llvm_ir(build_vector_add(256), optimized=False)
 
 
 @pytest.mark.parametrize("parallel_metadata", [True, False])
 def test_options_switch_metadata_off(parallel_metadata):
     options = CompilerOptions(parallel_metadata=parallel_metadata)
-    text = codegen.llvm_ir(build_vector_add(), options=options, optimized=False)
+    text = backend.llvm_ir(build_vector_add(), options=options, optimized=False)
     assert ("llvm.access.group" in text) == parallel_metadata
 
 
 def test_assembly_is_emitted():
-    assert "loomcl_wg_vector_add" in codegen.assembly(build_vector_add())
+    assert "loomcl_wg_vector_add" in backend.assembly(build_vector_add())

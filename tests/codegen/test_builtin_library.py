@@ -14,7 +14,7 @@ import re
 import numpy as np
 import pytest
 
-from loomcl import codegen
+from loomcl.driver import backend
 from loomcl.frontend import types as T
 from loomcl.frontend.builtins import ROWS, Builtin, Overload, overloads
 from loomcl.ir import types as ty
@@ -71,7 +71,7 @@ def aligned(values: np.ndarray) -> np.ndarray:
 
 def run(handler, call: Overload, inputs, lanes: int = 1):
     out = aligned(np.zeros(N * LANES, NUMPY[call.result.element if call.result.is_vector else call.result]))
-    launch(codegen.compile_work_group(build(handler, call)), [*map(aligned, inputs), out],
+    launch(backend.compile_work_group(build(handler, call)), [*map(aligned, inputs), out],
            (N * LANES // lanes,))
     return out
 
@@ -110,7 +110,7 @@ def test_vector_lanes_agree_with_scalars(builtin, handler, t):
     (Builtin.POPCOUNT, "llvm.ctpop.v"), (Builtin.CLZ, "llvm.ctlz.v"), (Builtin.ROTATE, "llvm.fshl.v"),
     (Builtin.ADD_SAT, "llvm.sadd.sat.v"), (Builtin.MUL_HI, "mul nsw <")])
 def test_work_item_loops_around_integer_functions_vectorize(builtin, vector_intrinsic):
-    text = codegen.llvm_ir(build(INTEGER_FUNCTIONS[builtin], scalar_overload(builtin, T.INT)))
+    text = backend.llvm_ir(build(INTEGER_FUNCTIONS[builtin], scalar_overload(builtin, T.INT)))
     assert vector_intrinsic in text and "x i32>" in text
     assert not re.search(r"call [^@]*@(?!llvm\.)", text), "a call that is not an intrinsic"
 

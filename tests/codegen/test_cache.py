@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from loomcl import codegen
-from loomcl.codegen import cache
+from loomcl import jit
+from loomcl.driver import backend
+from loomcl.jit import cache
 from loomcl.options import CompilerOptions
+from loomcl.options import DEFAULT_OPTIONS
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]
@@ -20,15 +22,17 @@ import numpy as np
 sys.path.insert(0, {here!r})
 from test_basic_kernels import build_vector_add
 from codegen_helpers import launch
-from loomcl import codegen
-from loomcl.codegen import compile_client
+from loomcl.driver import backend
+from loomcl import jit
+from loomcl.options import DEFAULT_OPTIONS
+from loomcl.jit import compile_client
 start = time.perf_counter()
-compiled = codegen.compile_work_group(build_vector_add())
+compiled = backend.compile_work_group(build_vector_add())
 elapsed = time.perf_counter() - start
 a = np.arange(1024, dtype=np.float32)
 c = np.zeros_like(a)
 launch(compiled, [a, a, c], (1024,))
-print(json.dumps({{"optimizer_runs": codegen.stats.optimizer_runs, "hits": codegen.stats.disk_cache_hits,
+print(json.dumps({{"optimizer_runs": jit.stats.optimizer_runs, "hits": jit.stats.disk_cache_hits,
                   "ok": bool((c == 2 * a).all()), "ms": elapsed * 1e3,
                   "servers": compile_client.POOL.started}}))
 """
@@ -52,10 +56,10 @@ def test_second_process_hits_the_cache(tmp_path):
 
 def test_key_depends_on_options_and_text():
     text = "define void @f() { ret void }"
-    base = cache.cache_key(text, codegen.DEFAULT_OPTIONS)
-    assert base == cache.cache_key(text, codegen.DEFAULT_OPTIONS)
+    base = cache.cache_key(text, DEFAULT_OPTIONS)
+    assert base == cache.cache_key(text, DEFAULT_OPTIONS)
     assert base != cache.cache_key(text, CompilerOptions(vectorize=False))
-    assert base != cache.cache_key(text + " ", codegen.DEFAULT_OPTIONS)
+    assert base != cache.cache_key(text + " ", DEFAULT_OPTIONS)
     assert base == cache.cache_key(text, CompilerOptions(use_cache=False))
 
 

@@ -2,8 +2,9 @@
 import numpy as np
 import pytest
 
-from loomcl import codegen, ir
+from loomcl import ir
 from loomcl.codegen import CodegenError
+from loomcl.driver import backend
 from loomcl.ir import types as ty
 
 from codegen_helpers import CONSTANT, GLOBAL, LOCAL, global_id, kernel, launch, work_item_loop
@@ -24,7 +25,7 @@ def test_group_ids_and_launch_fields_in_three_dimensions():
         b.store(b.query(query, dim), b.element_ptr(ty.i64, f.params[0], b.add(row, C(ty.i64, k))))
     b.ret()
     out = np.zeros((2, 3, 4, len(queries)), np.int64)
-    launch(codegen.compile_work_group(f), [out], (4, 3, 2), global_offset=(7, 0, 0))
+    launch(backend.compile_work_group(f), [out], (4, 3, 2), global_offset=(7, 0, 0))
     z, y, x = np.meshgrid(range(2), range(3), range(4), indexing="ij")
     np.testing.assert_array_equal(out[..., 0], x)
     np.testing.assert_array_equal(out[..., 1], y)
@@ -52,7 +53,7 @@ def test_local_variable_reverses_within_group():
     work_item_loop(b, local, fill, "a")
     work_item_loop(b, local, drain, "b")
     b.ret()
-    compiled = codegen.compile_work_group(f)
+    compiled = backend.compile_work_group(f)
     assert compiled.static_local_bytes >= local * 4
     inp, out = np.arange(n, dtype=np.float32), np.zeros(n, np.float32)
     launch(compiled, [inp, out], (n,))
@@ -70,7 +71,7 @@ def test_local_pointer_argument_at_its_arena_offset():
     work_item_loop(b, 8, body)
     b.ret()
     out = np.zeros(16, np.int32)
-    launch(codegen.compile_work_group(f), [128, out], (16,), arena_bytes=256)
+    launch(backend.compile_work_group(f), [128, out], (16,), arena_bytes=256)
     np.testing.assert_array_equal(out, np.tile(np.arange(8) ** 2, 2))
 
 
@@ -88,7 +89,7 @@ def test_constant_table_lookup():
     b.ret()
     index = np.random.randint(0, 4, 32).astype(np.int32)
     out = np.zeros(32, np.float32)
-    launch(codegen.compile_work_group(f), [index, out], (32,))
+    launch(backend.compile_work_group(f), [index, out], (32,))
     np.testing.assert_array_equal(out, np.array(table, np.float32)[index])
 
 
@@ -106,7 +107,7 @@ def test_constant_struct_with_padding():
             b.store(v, b.element_ptr(ty.f64, f.params[0], C(ty.i64, 3 * k + j)))
     b.ret()
     out = np.zeros(6, np.float64)
-    launch(codegen.compile_work_group(f), [out], (1,))
+    launch(backend.compile_work_group(f), [out], (1,))
     np.testing.assert_array_equal(out, [7, 2.5, -3, 9, -1.25, 11])
 
 
@@ -127,7 +128,7 @@ def test_atomic_rmw(opcode, reduce):
     values = np.random.randint(-1000, 1000, 128).astype(np.int32)
     start = {ir.AtomicOpcode.SMIN: 2**31 - 1, ir.AtomicOpcode.UMAX: 0}.get(opcode, 0)
     acc, old = np.array([start], np.int32), np.zeros(128, np.int32)
-    launch(codegen.compile_work_group(f), [values, acc, old], (128,))
+    launch(backend.compile_work_group(f), [values, acc, old], (128,))
     assert acc[0] == reduce(values)
 
 
@@ -139,7 +140,7 @@ def test_atomic_cmpxchg_float_returns_old_value():
     b.store(second, b.element_ptr(ty.f32, f.params[1], C(ty.i64, 1)))
     b.ret()
     cell, old = np.array([1.5], np.float32), np.zeros(2, np.float32)
-    launch(codegen.compile_work_group(f), [cell, old], (1,))
+    launch(backend.compile_work_group(f), [cell, old], (1,))
     assert cell[0] == 4.0 and list(old) == [1.5, 4.0]
 
 
@@ -166,7 +167,7 @@ def test_switch_and_phi():
     ir.verify_function(f)
     inp = np.array([0, 1, 2, 5, -3, 9], np.int32)
     out = np.zeros(6, np.int32)
-    launch(codegen.compile_work_group(f), [inp, out], (6,))
+    launch(backend.compile_work_group(f), [inp, out], (6,))
     np.testing.assert_array_equal(out, [10, 20, -1, 50, 7, -1])
 
 
@@ -181,7 +182,7 @@ def test_scalar_arguments_of_every_width():
     b.ret()
     out = np.zeros(5)
     args = [np.int8(-5), np.int16(-300), np.int64(-2**40), np.float64(0.1), np.float16(1.5), out]
-    launch(codegen.compile_work_group(f), args, (1,))
+    launch(backend.compile_work_group(f), args, (1,))
     np.testing.assert_array_equal(out, [-5, -300, -2**40, 0.1, 1.5])
 
 
@@ -197,7 +198,7 @@ def test_vector_values_and_by_value_argument():
     b.ret()
     host_v = np.array([1, 2, 3, 4], np.float32)
     out = np.array([10, 20, 30, 40], np.float32)
-    launch(codegen.compile_work_group(f), [host_v, out], (1,))
+    launch(backend.compile_work_group(f), [host_v, out], (1,))
     np.testing.assert_array_equal(out, np.array([4, 3, 20, 40], np.float32) + 0.5)
 
 
@@ -219,7 +220,7 @@ def test_private_array_and_select():
     work_item_loop(b, 4, read, "b")
     b.ret()
     out = np.zeros(4, np.int32)
-    launch(codegen.compile_work_group(f), [out], (4,))
+    launch(backend.compile_work_group(f), [out], (4,))
     np.testing.assert_array_equal(out, [9, 6, 4, 4])
 
 
@@ -230,7 +231,7 @@ def test_work_item_constructs_are_internal_errors(make):
     make(b)
     b.ret()
     with pytest.raises(CodegenError, match="code generation"):
-        codegen.compile_work_group(f)
+        backend.compile_work_group(f)
 
 
 def test_function_without_local_size_is_rejected():
@@ -238,7 +239,7 @@ def test_function_without_local_size_is_rejected():
     f.local_size = None
     b.ret()
     with pytest.raises(CodegenError, match="local_size"):
-        codegen.compile_work_group(f)
+        backend.compile_work_group(f)
 
 
 def test_remaining_call_is_emitted_as_internal_function():
@@ -249,5 +250,5 @@ def test_remaining_call_is_emitted_as_internal_function():
     b.store(b.call(helper, [C(ty.i32, 21)]), f.params[0])
     b.ret()
     out = np.zeros(1, np.int32)
-    launch(codegen.compile_work_group(f), [out], (1,))
+    launch(backend.compile_work_group(f), [out], (1,))
     assert out[0] == 42

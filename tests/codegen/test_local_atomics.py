@@ -2,7 +2,8 @@
 in its own arena), global ones stay atomic; results are checked end to end in tests/e2e."""
 from __future__ import annotations
 
-from loomcl import codegen, compiler
+from loomcl.driver import backend
+from loomcl.driver import compiler
 
 SOURCE = """
 kernel void hist(global const uchar *data, global int *bins, local int *tmp)
@@ -22,6 +23,6 @@ kernel void hist(global const uchar *data, global int *bins, local int *tmp)
 def test_local_atomics_are_plain_and_global_ones_atomic():
     program = compiler.build(SOURCE)
     function = program.work_group_ir("hist", (256, 1, 1), ids_fit_int=True)
-    text = codegen.llvm_ir(function, program.kernels["hist"], program.options, optimized=False)
+    text = backend.llvm_ir(function, program.kernels["hist"], program.options, optimized=False)
     assert text.count("atomicrmw") == 1  # bins[lid] only
     assert "cmpxchg" not in text and "@llvm.smax.i32" in text

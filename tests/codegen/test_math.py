@@ -5,7 +5,8 @@ import re
 import numpy as np
 import pytest
 
-from loomcl import codegen, ir
+from loomcl import ir
+from loomcl.driver import backend
 from loomcl.ir import types as ty
 
 from codegen_helpers import launch
@@ -28,7 +29,7 @@ def _ulp_error(got, exact):
 
 def _run(function, arity, inputs, t=ty.f32):
     out = np.zeros(N, inputs[0].dtype)
-    launch(codegen.compile_work_group(build_math(function, arity, t)), [*inputs, out], (N,))
+    launch(backend.compile_work_group(build_math(function, arity, t)), [*inputs, out], (N,))
     return out
 
 
@@ -97,13 +98,13 @@ def test_double_precision_math_uses_intrinsics():
 
 @pytest.mark.parametrize("function", [F.EXP, F.LOG, F.LOG2, F.SIN, F.COS, F.TAN, F.POW])
 def test_own_transcendentals_vectorize_without_libm_calls(function):
-    text = codegen.llvm_ir(build_math(function, 2 if function == F.POW else 1, local=256))
+    text = backend.llvm_ir(build_math(function, 2 if function == F.POW else 1, local=256))
     assert "x float>" in text
     assert not re.search(r"call .*@(expf|logf|log2f|sinf|cosf|tanf|powf|"
                          r"llvm\.(exp|exp2|log|log2|log10|sin|cos|tan|pow)\.)", text)
 
 
-# -- sin, cos, tan (llvm_libm_trig.py) and pow (llvm_libm_pow.py) -----------------------------------------
+# -- sin, cos, tan (devlib/math/trig.py) and pow (devlib/math/pow.py) -----------------------------------------
 
 LOCAL = 64
 
@@ -115,7 +116,7 @@ def _run_any(function, inputs, t=ty.f32):
     pad = (-n) % LOCAL
     padded = [np.concatenate([a, np.ones(pad * lanes, a.dtype)]) for a in inputs]
     out = np.zeros_like(padded[0])
-    kernel = codegen.compile_work_group(build_math(function, len(inputs), t, local=LOCAL))
+    kernel = backend.compile_work_group(build_math(function, len(inputs), t, local=LOCAL))
     launch(kernel, [*padded, out], (n + pad,))
     return out[:n * lanes]
 
@@ -202,7 +203,7 @@ def test_pow_special_cases_follow_c99():
 
 def test_two_over_pi_table():
     mpmath = pytest.importorskip("mpmath")
-    from loomcl.codegen.llvm_libm_trig import two_over_pi_windows
+    from loomcl.devlib.math.trig import two_over_pi_windows
     mpmath.mp.prec = 400
     two_over_pi = int(mpmath.floor(2 / mpmath.pi * mpmath.mpf(2) ** 300))
     windows = two_over_pi_windows()
@@ -218,7 +219,7 @@ WIDE = [F.EXP10, F.EXPM1, F.LOG1P, F.CBRT, F.HYPOT, F.SINH, F.COSH, F.TANH, F.AS
 
 @pytest.mark.parametrize("function", WIDE)
 def test_float_functions_evaluated_in_double_vectorize_without_libm_calls(function):
-    text = codegen.llvm_ir(build_math(function, function.arity, local=256))
+    text = backend.llvm_ir(build_math(function, function.arity, local=256))
     assert "x double>" in text
     assert not re.search(rf"call .*@{function.value}f?\(", text)
 

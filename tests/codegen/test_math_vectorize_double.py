@@ -6,7 +6,8 @@ import re
 import numpy as np
 import pytest
 
-from loomcl import codegen, ir
+from loomcl import ir
+from loomcl.driver import backend
 from loomcl.ir import types as ty
 
 from codegen_helpers import launch
@@ -21,14 +22,14 @@ LOCAL = 64
 
 @pytest.mark.parametrize("function", DOUBLE)
 def test_double_functions_vectorize_without_libm_calls(function):
-    text = codegen.llvm_ir(build_math(function, function.arity, ty.f64, local=256))
+    text = backend.llvm_ir(build_math(function, function.arity, ty.f64, local=256))
     assert "x double>" in text
     assert not re.search(rf"call .*@({function.value}|llvm\.{function.value}\.)", text)
 
 
 @pytest.mark.parametrize("function", [F.ERF, F.ERFC, F.TGAMMA, F.LGAMMA])
 def test_float_functions_in_double_vectorize_without_libm_calls(function):
-    text = codegen.llvm_ir(build_math(function, 1, ty.f32, local=256))
+    text = backend.llvm_ir(build_math(function, 1, ty.f32, local=256))
     assert "x double>" in text
     assert not re.search(rf"call .*@{function.value}f\(", text)
 
@@ -47,7 +48,7 @@ def _run(function, inputs, t):
     lanes = t.count if isinstance(t, ty.VectorType) else 1
     inputs = [_aligned(a) for a in inputs]
     out = _aligned(np.zeros_like(inputs[0]))
-    launch(codegen.compile_work_group(build_math(function, len(inputs), t, local=LOCAL)), [*inputs, out],
+    launch(backend.compile_work_group(build_math(function, len(inputs), t, local=LOCAL)), [*inputs, out],
            (inputs[0].size // lanes,))
     return out
 

@@ -4,8 +4,9 @@ import platform
 
 import pytest
 
-from loomcl import codegen, compiler
-from loomcl.codegen.streaming_stores import mark_nontemporal
+from loomcl.driver import backend
+from loomcl.driver import compiler
+from loomcl.jit.nontemporal import mark_nontemporal
 
 OPTIMIZED = """define void @k(ptr %args) {
 entry:
@@ -53,7 +54,7 @@ COPY = "kernel void copy(global const float *in, global float *out) { int i = ge
 def copy_assembly(streaming):
     program = compiler.build(COPY, "", "copy.cl")
     function = program.work_group_ir("copy", (256, 1, 1), ids_fit_int=True)
-    return codegen.assembly(function, program.kernels["copy"], program.options.replace(streaming=streaming))
+    return backend.assembly(function, program.kernels["copy"], program.options.replace(streaming=streaming))
 
 
 @pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="x86 streaming stores")

@@ -3,8 +3,8 @@
 computes."""
 import re
 
-from loomcl import codegen
-from loomcl.compiler import build
+from loomcl.driver import backend
+from loomcl.driver.compiler import build
 from loomcl.options import CompilerOptions
 from loomcl.transforms.pipeline import work_group_function
 
@@ -16,7 +16,7 @@ SOURCE = """__kernel void k(__global float *a, int width) {
 
 def _adds_with_nsw(options: CompilerOptions) -> int:
     function = work_group_function(build(SOURCE).module, "k", (16, 4, 1), options)
-    text = codegen.llvm_ir(function, options=options, optimized=False)
+    text = backend.llvm_ir(function, options=options, optimized=False)
     return len(re.findall(r"= (?:add|mul) nsw i32", text))
 
 

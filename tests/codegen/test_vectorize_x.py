@@ -4,10 +4,10 @@ doubles a width of 16; with the rolled x loops (`roll_small_x_loops`) the tile l
 are vector loads across x, not scatters across y."""
 import re
 
-from loomcl import codegen
-from loomcl.compiler import build
+from loomcl import host
+from loomcl.driver import backend
+from loomcl.driver.compiler import build
 from loomcl.options import CompilerOptions
-from loomcl.runtime import host_info
 from loomcl.transforms.pipeline import work_group_function
 
 TILE_LOAD = r"""
@@ -44,16 +44,16 @@ def _loops_with(text, hint):
 def test_tile_load_is_vectorized_across_x_without_scatters():
     f = _function((16, 16))
     scatters = ON.replace(scalar_scatters=False)  # scatters allowed: the loop order alone avoids them
-    assert "llvm.masked.scatter" not in codegen.llvm_ir(f, options=scatters)
-    if host_info.vector_bytes() == 64:  # AVX-512 has scatters: what rolled x loops avoid
-        assert "llvm.masked.scatter" in codegen.llvm_ir(f, options=scatters.replace(roll_small_x_loops=False))
+    assert "llvm.masked.scatter" not in backend.llvm_ir(f, options=scatters)
+    if host.vector_bytes() == 64:  # AVX-512 has scatters: what rolled x loops avoid
+        assert "llvm.masked.scatter" in backend.llvm_ir(f, options=scatters.replace(roll_small_x_loops=False))
 
 
 def test_short_kernel_loops_inside_x_loops_are_unrolled_fully():
     """The k loop (16 trips) of the compute nest; not the t loop (a group-level loop)."""
-    text = codegen.llvm_ir(_function((16, 16)), options=ON, optimized=False)
+    text = backend.llvm_ir(_function((16, 16)), options=ON, optimized=False)
     assert _loops_with(text, "llvm.loop.unroll.full") == 1
-    assert _loops_with(codegen.llvm_ir(_function((16, 16)), options=OFF, optimized=False), "llvm.loop.unroll.full") == 0
+    assert _loops_with(backend.llvm_ir(_function((16, 16)), options=OFF, optimized=False), "llvm.loop.unroll.full") == 0
 
 
 DOUBLE_TILE = TILE_LOAD.replace("float", "double")
@@ -61,7 +61,7 @@ DOUBLE_TILE = TILE_LOAD.replace("float", "double")
 
 def test_x_loops_of_16_doubles_run_in_one_vector_iteration():
     f = work_group_function(build(DOUBLE_TILE).module, "tile_load", (16, 4))
-    text = codegen.llvm_ir(f, options=ON, optimized=False)
+    text = backend.llvm_ir(f, options=ON, optimized=False)
     assert re.search(r'!{!"llvm.loop.vectorize.width", i32 16}', text)
-    floats = codegen.llvm_ir(_function((16, 16)), options=ON, optimized=False)
+    floats = backend.llvm_ir(_function((16, 16)), options=ON, optimized=False)
     assert "llvm.loop.vectorize.width" not in floats  # LLVM takes 16 floats by itself

@@ -85,11 +85,12 @@ def test_guarded_volatile_load_compiles_and_runs(source, expected, tmp_path):
 
 
 def _unoptimized_llvm(source: str) -> str:
-    from loomcl import codegen, compiler
+    from loomcl.driver import backend
+    from loomcl.driver import compiler
 
     program = compiler.build(source)
     function = program.work_group_ir("k", (128, 1, 1), ids_fit_int=True)
-    return codegen.llvm_ir(function, program.kernels["k"], program.options, optimized=False)
+    return backend.llvm_ir(function, program.kernels["k"], program.options, optimized=False)
 
 
 def test_volatile_global_stays_volatile_and_out_of_the_parallel_loop():

@@ -59,7 +59,7 @@ def capture(test_dir: pathlib.Path, files: list[str], folder: pathlib.Path, time
 
 def build_one(entry: dict) -> dict:
     """Build one captured program in this process; the outcome as a dict (for the parent, as JSON)."""
-    from loomcl import compiler
+    from loomcl.driver import compiler
     from loomcl.frontend import CompileError, OptionError
 
     try:

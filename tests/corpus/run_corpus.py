@@ -37,7 +37,7 @@ def file_options(path: pathlib.Path, common: str) -> str:
 
 def build_one(path: pathlib.Path, local: int, options: str) -> dict:
     """Build one file in this process; the outcome as a dict (for the parent, as JSON)."""
-    from loomcl import compiler
+    from loomcl.driver import compiler
     from loomcl.frontend import CompileError
 
     try:

@@ -1,7 +1,7 @@
 """Checks of one generated program (or regression case) against the reference.
 
 The reference is `tests/transforms/interp.py`'s `run_work_items` on the kernel in work-item form
-(`loomcl.compiler.build(source).module`, before any transform), in checked mode: every work-item a
+(`loomcl.driver.compiler.build(source).module`, before any transform), in checked mode: every work-item a
 generator advanced barrier to barrier, with bounds, race, uninitialized-read and UB checks, so an
 illegal program is reported as such (`InvalidProgram`) instead of as a compiler bug.
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from loomcl import compiler
+from loomcl.driver import compiler
 from loomcl.options import CompilerOptions
 from loomcl.transforms.pipeline import work_group_function
 

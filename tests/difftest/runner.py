@@ -72,7 +72,7 @@ def _worker_environment() -> None:
 def check_program(seed: int, plan: Plan, native=None, report=lambda *a: None) -> Result:
     """Every check of one generated program; `report(seed, config)` is called before each native
     configuration starts (the parent's crash attribution)."""
-    from loomcl import compiler
+    from loomcl.driver import compiler
 
     from . import check
     from .generator import PRELUDE, generate

@@ -14,7 +14,7 @@ import os
 
 import pytest
 
-from loomcl import compiler
+from loomcl.driver import compiler
 
 from . import check, runner
 from .generator import PRELUDE, generate
@@ -61,7 +61,7 @@ def test_generator_is_reproducible():
 
 def test_native_configurations_cover_every_switch():
     """A new -loomcl- switch must be added to the tester's configurations."""
-    from loomcl.compiler import CompilerOptions
+    from loomcl.driver.compiler import CompilerOptions
 
     debugging = {"-loomcl-verify-each", "-loomcl-no-microprofile"}  # (the second changes no code)
     assert set(CompilerOptions.SWITCHES) - debugging <= set(check.NATIVE_CONFIGS)

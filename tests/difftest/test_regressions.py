@@ -8,7 +8,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from loomcl import compiler
+from loomcl.driver import compiler
 from loomcl.transforms.pipeline import work_group_function
 
 from . import regressions

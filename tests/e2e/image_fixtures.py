@@ -1,7 +1,7 @@
-"""Stand-in images and samplers for the kernel tests: the runtime's contract (codegen/image_abi.py)
+"""Stand-in images and samplers for the kernel tests: the runtime's contract (abi/image.py)
 over numpy memory, so kernel code is tested without the host image API (runtime/image.py).
 
-`StandInImage` holds its texels in a uint8 array laid out as image_abi.py says (rows may be padded,
+`StandInImage` holds its texels in a uint8 array laid out as abi/image.py says (rows may be padded,
 so pitches are exercised) and `components` views them as a (slices, rows, width, channels) array of
 the component type (packed formats: one word per texel, channels 1). `descriptor` is the
 ImageDescriptor the kernel argument points to.
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from loomcl.codegen import image_channels as C
-from loomcl.codegen.image_abi import ImageDescriptor, sampler_bits
+from loomcl.abi.image import ImageDescriptor, sampler_bits
+from loomcl.devlib.images import channels as C
 
 IMAGE_TYPE_CODES = {"image2d_t": 0x10F1, "image3d_t": 0x10F2, "image2d_array_t": 0x10F3, "image1d_t": 0x10F4,
                     "image1d_array_t": 0x10F5, "image1d_buffer_t": 0x10F6}

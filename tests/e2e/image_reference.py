@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from loomcl.codegen import image_channels as C
-from loomcl.codegen.image_abi import (ADDRESS_CLAMP, ADDRESS_MIRRORED_REPEAT, ADDRESS_REPEAT,
-                                      FILTER_LINEAR)
+from loomcl.abi.image import ADDRESS_CLAMP, ADDRESS_MIRRORED_REPEAT, ADDRESS_REPEAT, FILTER_LINEAR
+from loomcl.devlib.images import channels as C
 
 from image_fixtures import StandInImage
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from loomcl import compiler
+from loomcl.driver import compiler
 from loomcl.frontend import CompileError
 
 COMPLEX = """

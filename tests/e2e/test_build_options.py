@@ -7,8 +7,11 @@ import numpy as np
 import pytest
 
 from e2e_helpers import launch
-from loomcl import codegen, compiler, frontend
-from loomcl.codegen import cache
+from loomcl import frontend, jit
+from loomcl.driver import backend
+from loomcl.driver import compiler
+from loomcl.jit import cache
+import loomcl.jit.llvm
 
 ARITHMETIC = """
 __kernel void k(__global float *a, __global float *b, __global float *c, __global int *nan) {
@@ -23,7 +26,7 @@ FLOAT_OPS = re.compile(r"= (fadd|fmul|fcmp)((?: [a-z]+)*?) (?:float|<|uno)")
 def llvm_text(source: str, options: str, optimized: bool = False, kernel: str = "k") -> str:
     program = compiler.build(source, options)
     function = program.work_group_ir(kernel, (16, 1, 1), ids_fit_int=True)
-    return codegen.llvm_ir(function, program.kernels[kernel], program.options, optimized=optimized)
+    return backend.llvm_ir(function, program.kernels[kernel], program.options, optimized=optimized)
 
 
 def float_flags(text: str) -> set[str]:
@@ -60,9 +63,9 @@ def test_mad_enable_fuses_multiply_and_add():
     def assembly(options):
         program = compiler.build(ARITHMETIC, options)
         function = program.work_group_ir("k", (16, 1, 1), ids_fit_int=True)
-        return codegen.assembly(function, program.kernels["k"], program.options)
+        return backend.assembly(function, program.kernels["k"], program.options)
 
-    if "+fma" not in codegen.target.host_cpu()[1]:
+    if "+fma" not in jit.llvm.host_cpu()[1]:
         pytest.skip("the host has no FMA instruction")
     assert "vfmadd" not in assembly("")  # IEEE: a*b rounds before the add
     assert "vfmadd" in assembly("-cl-mad-enable")
@@ -133,7 +136,7 @@ def test_each_code_changing_option_changes_the_cache_key(option):
     def key(options):
         program = compiler.build(ARITHMETIC, options)
         function = program.work_group_ir("k", (16, 1, 1), ids_fit_int=True)
-        module = codegen.kernel_module(function, program.kernels["k"], program.options)
+        module = backend.kernel_module(function, program.kernels["k"], program.options)
         return cache.cache_key(module.text, program.options)
 
     assert key(option) != key("")

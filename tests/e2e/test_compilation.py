@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import loomcl as cl
-from loomcl import compiler
+from loomcl.driver import compiler
 
 LOCAL = 64
 

@@ -10,7 +10,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from loomcl import codegen, compiler
+from loomcl.driver import backend
+from loomcl.driver import compiler
 
 SOURCE = """
 __kernel void f(__global const double *a, __global const double *b, __global double *out) {
@@ -87,7 +88,7 @@ def test_remquo_is_exact_with_the_quotient_bits(run_kernel):
 @pytest.mark.parametrize("name", ["fmod", "remainder"])
 def test_fmod_vectorizes_without_libm_calls(name):
     program = compiler.build(SOURCE.replace("NAME", name))
-    text = codegen.llvm_ir(program.work_group_ir("f", (256, 1, 1), ids_fit_int=True), program.kernels["f"],
+    text = backend.llvm_ir(program.work_group_ir("f", (256, 1, 1), ids_fit_int=True), program.kernels["f"],
                            program.options)
     assert "x double>" in text
     assert not re.search(r"call .*@fmod\(|= frem ", text)

@@ -8,7 +8,8 @@ import re
 
 import numpy as np
 
-from loomcl import codegen, compiler
+from loomcl.driver import backend
+from loomcl.driver import compiler
 
 SOURCE = """
 __kernel void f(__global const float *a, __global const float *b, __global float *out) {
@@ -58,7 +59,7 @@ def test_remainder_is_exact(run_kernel):
 
 def test_fmod_vectorizes_without_libm_calls():
     program = compiler.build(SOURCE.replace("NAME", "fmod"))
-    text = codegen.llvm_ir(program.work_group_ir("f", (256, 1, 1), ids_fit_int=True), program.kernels["f"],
+    text = backend.llvm_ir(program.work_group_ir("f", (256, 1, 1), ids_fit_int=True), program.kernels["f"],
                            program.options)
     assert "x float>" in text and "x double>" in text
     assert not re.search(r"call .*@fmodf?\(|= frem ", text)

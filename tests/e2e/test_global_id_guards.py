@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import loomcl as cl
-from loomcl import compiler
+from loomcl.driver import compiler
 from loomcl.ir import print_function
 
 SOURCE = """

@@ -4,7 +4,7 @@ global offset; and the 16x16-tile transpose it speeds up, against numpy, in both
 import numpy as np
 import pytest
 
-from loomcl.compiler import build
+from loomcl.driver.compiler import build
 from loomcl.options import CompilerOptions
 from loomcl.transforms.group_order import TILE
 from loomcl.transforms.pipeline import work_group_function

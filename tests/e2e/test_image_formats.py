@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from loomcl.codegen import image_channels as C
+from loomcl.devlib.images import channels as C
 
 from image_fixtures import SPEC_FORMATS, StandInImage
 from image_reference import encode, texels

@@ -8,10 +8,10 @@ import ctypes
 import numpy as np
 import pytest
 
-from loomcl.codegen import abi
-from loomcl.codegen import image_channels as C
-from loomcl.codegen.image_abi import ADDRESS_CLAMP, ADDRESS_MIRRORED_REPEAT, FILTER_LINEAR, FILTER_NEAREST
-from loomcl.compiler import build
+from loomcl.abi import kernel as abi
+from loomcl.abi.image import ADDRESS_CLAMP, ADDRESS_MIRRORED_REPEAT, FILTER_LINEAR, FILTER_NEAREST
+from loomcl.devlib.images import channels as C
+from loomcl.driver.compiler import build
 
 from image_fixtures import SPEC_FORMATS, StandInImage, StandInSampler
 from image_reference import encode, sample, texels

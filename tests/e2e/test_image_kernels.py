@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import loomcl as cl
-from loomcl.codegen import image_channels as C
-from loomcl.codegen.image_abi import ADDRESS_CLAMP, ADDRESS_CLAMP_TO_EDGE, FILTER_LINEAR, FILTER_NEAREST
+from loomcl.abi.image import ADDRESS_CLAMP, ADDRESS_CLAMP_TO_EDGE, FILTER_LINEAR, FILTER_NEAREST
+from loomcl.devlib.images import channels as C
 
 from image_fixtures import StandInImage, StandInSampler
 from image_reference import sample, texels

@@ -7,8 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from loomcl.codegen.image_abi import (ADDRESS_CLAMP, ADDRESS_CLAMP_TO_EDGE, ADDRESS_MIRRORED_REPEAT, ADDRESS_NONE,
-                                      ADDRESS_REPEAT, FILTER_LINEAR, FILTER_NEAREST)
+from loomcl.abi.image import (
+    ADDRESS_CLAMP, ADDRESS_CLAMP_TO_EDGE, ADDRESS_MIRRORED_REPEAT, ADDRESS_NONE, ADDRESS_REPEAT, FILTER_LINEAR,
+    FILTER_NEAREST,
+)
 
 from image_fixtures import StandInImage, StandInSampler
 from image_reference import sample

@@ -1,4 +1,4 @@
-"""The vectorizable double-precision math library (codegen/llvm_libm_*_double.py) and erf/erfc in float:
+"""The vectorizable double-precision math library (devlib/math/*_double.py) and erf/erfc in float:
 worst ulp against mpmath on the inputs that are hard for each algorithm (huge and near-multiple-of-
 pi/2 trig arguments, the ends of exp's range, pow with |y ln x| near 745, erfc's tail down to its
 underflow), within OpenCL 1.2's limits (sec. 7.4, table 7.2); special values bit for bit against

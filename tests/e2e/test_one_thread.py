@@ -36,6 +36,6 @@ def test_representative_kernels_on_one_thread():
 
 @pytest.mark.skipif(os.environ.get(CHILD) != "1", reason="only in the one-thread run")
 def test_pool_has_one_thread():
-    from loomcl.runtime.pool import get_pool
+    from loomcl.engine.pool import get_pool
 
     assert get_pool().thread_count == 1

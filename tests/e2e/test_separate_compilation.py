@@ -216,7 +216,7 @@ def test_kernels_cannot_be_static(ctx):
 
 
 def test_link_math_options_hold_only_where_every_unit_allows_them():
-    from loomcl import compiler
+    from loomcl.driver import compiler
 
     relaxed = compiler.compile_unit("float f(float x) { return x; }", "-cl-fast-relaxed-math")
     mad = compiler.compile_unit("float g(float x) { return x; }", "-cl-mad-enable")

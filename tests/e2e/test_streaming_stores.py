@@ -1,4 +1,4 @@
-"""Streaming (non-temporal) stores to large write-only buffers (runtime/streaming.py,
+"""Streaming (non-temporal) stores to large write-only buffers (engine/streaming.py,
 codegen/streaming_stores.py): every path against numpy, with the size threshold lowered so that
 small buffers stream -- sizes that are not multiples of the vector width, the remainder group of a
 ragged launch, offsets, sub-buffers at aligned and unaligned origins, small launches, several
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import loomcl as cl
-from loomcl.runtime import streaming
+from loomcl.engine import streaming
 
 COPY = """kernel void copy(global const TYPE *in, global TYPE *out, int n)
 {

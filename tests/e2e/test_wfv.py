@@ -217,7 +217,7 @@ def test_vector_types_after_scalarize(run_kernel, local, options):
                                        (BARRIERS, "around"), (VECTORS, "vec")])
 def test_these_kernels_take_the_vectorized_path(src, name):
     """So that the tests above check the vector form natively, not only LLVM's own vectorization."""
-    from loomcl.compiler import build
+    from loomcl.driver.compiler import build
     from loomcl.transforms.pipeline import work_group_function
     function = work_group_function(build(src).module, name, (64,))
     assert any(b.name == "wfv.x" for b in function.blocks)

@@ -1,7 +1,7 @@
 """A mutation fuzzer of the front half of the compiler: real kernels, broken token by token.
 
 The contract it checks (the safety issue's "a front-end that never breaks"): every mutant of a valid
-kernel either builds (front end and lowering, `loomcl.compiler.build`) or fails with a `CompileError`
+kernel either builds (front end and lowering, `loomcl.driver.compiler.build`) or fails with a `CompileError`
 whose diagnostics all carry a source location; any other exception is an internal error, and a build
 that does not finish within a bound is a hang.
 
@@ -26,7 +26,7 @@ import time
 import traceback
 from dataclasses import dataclass
 
-from loomcl import compiler
+from loomcl.driver import compiler
 from loomcl.frontend import CompileError
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]

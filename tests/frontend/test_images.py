@@ -107,9 +107,9 @@ def test_diagnostic_renders_with_caret():
 
 
 def test_image_constants_are_the_abi_values():
-    """CLK_* in kernel code are image_abi.py's sampler bits and image_channels.py's CL_* codes."""
-    from loomcl.codegen import image_abi as abi
-    from loomcl.codegen import image_channels as C
+    """CLK_* in kernel code are abi/image.py's sampler bits and devlib/images/channels.py's CL_* codes."""
+    from loomcl.abi import image as abi
+    from loomcl.devlib.images import channels as C
     from loomcl.frontend.options import BuildOptions
     from loomcl.frontend.predefined import predefined_source
 

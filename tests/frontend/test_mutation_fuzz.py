@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from loomcl import compiler
+from loomcl.driver import compiler
 from loomcl.frontend import CompileError
 
 from . import fuzz_mutations as fuzz

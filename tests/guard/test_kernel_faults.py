@@ -13,7 +13,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 
 import loomcl as cl  # noqa: E402
-from loomcl.runtime import pool  # noqa: E402
+from loomcl.engine import pool
 
 from guard_helpers import SOURCE, run_script  # noqa: E402
 
@@ -176,8 +176,8 @@ def test_a_launch_stopped_with_a_status_claims_no_more_groups():
     claims another group. A fresh NativePool, alone on the caller, with a Python entry function."""
     import ctypes
 
-    from loomcl.codegen import worker_pool
-    from loomcl.codegen.pool_guard import STATUS_CHECK
+    from loomcl.engine import native_pool as worker_pool
+    from loomcl.engine.guard import STATUS_CHECK
 
     native = worker_pool.NativePool()
     arenas = (ctypes.c_void_p * 1)(None)

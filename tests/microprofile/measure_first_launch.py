@@ -24,7 +24,7 @@ import json, time
 import numpy as np
 t0 = time.perf_counter()
 import loomcl as cl
-from loomcl.runtime import microprofile
+from loomcl.engine import microprofile
 source = open({kernel!r}).read()
 ctx = cl.create_some_context(interactive=False)
 queue = cl.CommandQueue(ctx)

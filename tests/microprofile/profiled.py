@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 import loomcl as cl
-from loomcl.runtime import microprofile
+from loomcl.engine import microprofile
 
 # Every work-item counts itself in its group's slot; out holds a value computed per work-item.
 COUNTING = """

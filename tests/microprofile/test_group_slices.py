@@ -1,6 +1,6 @@
 """Slices of a batch's flat group range: slices that tile [0, total) run every group of every region
 exactly once, each with its slice's entry point. The native pool's walk over a request
-(codegen/worker_pool.py, run_chunks: chunks of positions, each cut by every region's span, the
+(engine/native_pool.py, run_chunks: chunks of positions, each cut by every region's span, the
 region's function called with region-local group indices) is modelled here in Python, so that every
 split is checked exhaustively; the e2e tests of this folder run the real thing."""
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 import itertools
 from types import SimpleNamespace
 
-from loomcl.codegen.worker_pool import RegionDesc
-from loomcl.runtime.group_slices import GroupSlice
+from loomcl.engine.group_slices import GroupSlice
+from loomcl.engine.native_pool import RegionDesc
 
 LAUNCH = 1000  # a region's `launch` field: LAUNCH + its index, so the slice's descriptors name it
 
@@ -62,7 +62,7 @@ def test_a_slice_holds_only_the_regions_it_meets():
 def test_variants_must_walk_the_groups_alike():
     """A variant that maps group indices to groups otherwise (tiles vs rows) or lays out the arena
     otherwise is no candidate: its slices would run other groups than the default's."""
-    from loomcl.runtime.microprofile import Candidate
+    from loomcl.engine.microprofile import Candidate
 
     def candidate(tile, static=256, private=0):
         function = SimpleNamespace(address=1, group_tile=tile, static_local_bytes=static, private_bytes=private)

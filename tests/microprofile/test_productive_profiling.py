@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import loomcl as cl
-from loomcl.runtime import microprofile, variants
+from loomcl.engine import microprofile, variants
 
 from profiled import CountingLaunch, expected_out, grew, selection_of, snapshot
 
@@ -133,7 +133,7 @@ def test_small_launches_run_the_default_and_gather_rounds(ctx, queue, monkeypatc
 
 
 def microprofile_threads() -> int:
-    from loomcl.runtime.pool import get_pool
+    from loomcl.engine.pool import get_pool
 
     return get_pool().thread_count
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 import loomcl as cl
-from loomcl.runtime import choices, microprofile
+from loomcl.engine import choices, microprofile
 
 from profiled import CountingLaunch, expected_out, grew, selection_of, snapshot
 
@@ -24,7 +24,7 @@ import json, sys
 sys.path.insert(0, {here!r})
 import numpy as np
 import loomcl as cl
-from loomcl.runtime import microprofile
+from loomcl.engine import microprofile
 from profiled import CountingLaunch, expected_out, selection_of
 
 ctx = cl.create_some_context(interactive=False)

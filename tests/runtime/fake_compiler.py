@@ -1,5 +1,5 @@
-"""A stand-in for loomcl.compiler: kernels written by hand in LLVM IR (through llvmlite.ir) that follow
-abi.py, so the runtime is tested without the real compiler.
+"""A stand-in for loomcl.driver.compiler: kernels written by hand in LLVM IR (through llvmlite.ir) that follow
+abi/kernel.py, so the runtime is tested without the real compiler.
 
 A fake kernel is a signature plus a list of *phases*; each phase is a Python function that emits the
 body of one work-item, and the generated work-group function runs each phase in its own work-item
@@ -14,7 +14,7 @@ import llvmlite.binding as llvm
 import numpy as np
 from llvmlite import ir
 
-from loomcl.codegen.abi import KernelParam, KernelSignature, ParamKind, WorkGroupFunction
+from loomcl.abi.kernel import KernelParam, KernelSignature, ParamKind, WorkGroupFunction
 from loomcl.options import DEFAULT_OPTIONS
 
 I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
@@ -145,7 +145,7 @@ def build_work_group_function(kernel: FakeKernel, local_size: tuple[int, int, in
 
 
 class FakeCompiledProgram:
-    """What loomcl.compiler.build returns, for hand-written kernels."""
+    """What loomcl.driver.compiler.build returns, for hand-written kernels."""
 
     _engines: list = []
     options = DEFAULT_OPTIONS  # the kernels are hand-written: never checked mode

@@ -1,4 +1,4 @@
-"""The hand-written test kernels and `fake_build`, the stand-in for loomcl.compiler.build.
+"""The hand-written test kernels and `fake_build`, the stand-in for loomcl.driver.compiler.build.
 
 `fake_build` compiles every kernel below whatever the source says, except for two trigger strings
 that exercise the error paths: source containing "#error" raises CompileError, options containing
@@ -21,11 +21,10 @@ from fake_compiler import (
     local_ptr,
     scalar,
 )
-from loomcl.runtime.program import compiler_errors
+from loomcl.frontend import CompileError, OptionError
 
 F64 = ir.DoubleType()
 FLOAT4 = np.dtype((np.float32, 4))
-CompileError, OptionError = compiler_errors()
 
 
 def _vadd(w):

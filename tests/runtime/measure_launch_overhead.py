@@ -16,7 +16,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import loomcl as cl  # noqa: E402
-from loomcl.runtime import pool, program  # noqa: E402
+from loomcl.engine import pool
+from loomcl.runtime import program
 
 from kernels import fake_build  # noqa: E402
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import loomcl as cl
-from loomcl.codegen import image_abi
+from loomcl.abi import image as image_abi
 
 mf = cl.mem_flags
 mot = cl.mem_object_type

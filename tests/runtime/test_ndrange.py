@@ -1,7 +1,7 @@
 """NDRange geometry: region splitting and the automatic local size."""
 import pytest
 
-from loomcl.runtime.ndrange import choose_local_size, split_regions
+from loomcl.engine.ndrange import choose_local_size, split_regions
 
 
 def test_dividing_sizes_give_one_region():

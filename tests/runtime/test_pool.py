@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import loomcl as cl
-from loomcl.runtime import pool
+from loomcl.engine import pool
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -19,7 +19,8 @@ SCRIPT = textwrap.dedent(
     sys.path.insert(0, {here!r})
     import numpy as np
     import loomcl as cl
-    from loomcl.runtime import program, pool
+    from loomcl.runtime import program
+    from loomcl.engine import pool
     from kernels import fake_build
     program.compile_source = fake_build
     ctx = cl.create_some_context()
@@ -114,15 +115,16 @@ def test_forked_child_gets_a_working_pool(ctx, queue, prg):
 
 
 def test_native_pool_is_jitted_by_codegen_and_runs_a_launch_alone():
-    """A fresh NativePool (as a forked child makes) compiles through codegen.jit and runs a launch
+    """A fresh NativePool (as a forked child makes) compiles through jit/llvm.py and runs a launch
     on the caller when no worker is allowed: an empty one, then one region of a few groups."""
     import ctypes
 
-    from loomcl.codegen import jit, worker_pool
+    from loomcl.jit import llvm
+    from loomcl.engine import native_pool as worker_pool
 
-    engines = len(jit._ENGINES)
+    engines = llvm.engine_count()
     native = worker_pool.NativePool()
-    assert len(jit._ENGINES) == engines + 1
+    assert llvm.engine_count() == engines + 1
     arenas = (ctypes.c_void_p * 1)(None)
     slots = (ctypes.c_uint8 * worker_pool.SLOT_BYTES)()
     native.configure(0, 0, ctypes.addressof(arenas), ctypes.addressof(slots), 1)
@@ -148,7 +150,7 @@ def test_a_launch_noted_solo_starts_on_the_caller_and_shares_what_is_left_after_
     import threading
     import time
 
-    from loomcl.codegen import worker_pool
+    from loomcl.engine import native_pool as worker_pool
 
     native = worker_pool.NativePool()
     arenas = (ctypes.c_void_p * 2)(None, None)

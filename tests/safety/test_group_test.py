@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import loomcl as cl
-from loomcl import compiler
 from loomcl.codegen.check_ranges import group_test
+from loomcl.driver import compiler
 
 from safety_helpers import WORK_ITEM, buffer, lines
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from loomcl.codegen import image_channels as C
+from loomcl.devlib.images import channels as C
 from loomcl.ir import instructions as ins
 from loomcl.ir import types as ty
 

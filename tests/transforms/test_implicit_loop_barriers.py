@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from loomcl.analysis.loops import LoopInfo
-from loomcl.compiler import build
+from loomcl.driver.compiler import build
 from loomcl.ir import instructions as ins
 from loomcl.ir.verifier import verify_function
 from loomcl.options import CompilerOptions

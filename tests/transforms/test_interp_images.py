@@ -8,8 +8,8 @@ import sys
 import numpy as np
 
 import loomcl as cl
-from loomcl.codegen.image_abi import ADDRESS_CLAMP, FILTER_LINEAR
-from loomcl.compiler import build
+from loomcl.abi.image import ADDRESS_CLAMP, FILTER_LINEAR
+from loomcl.driver.compiler import build
 from loomcl.ir import instructions as ins
 
 from . import interp

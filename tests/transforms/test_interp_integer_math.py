@@ -3,7 +3,7 @@ subtract) agree with native code on the same kernel, so that generated programs 
 import numpy as np
 
 import loomcl as cl
-from loomcl import compiler
+from loomcl.driver import compiler
 
 from . import interp
 

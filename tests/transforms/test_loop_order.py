@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import loomcl as cl
-from loomcl.compiler import build
+from loomcl.driver.compiler import build
 from loomcl.options import DEFAULT_OPTIONS, CompilerOptions
 from loomcl.transforms import implicit_loop_barriers as ilb
 from loomcl.transforms import inline, mem2reg, simplify

@@ -5,7 +5,8 @@ import ctypes
 import numpy as np
 import pytest
 
-from loomcl.codegen import abi, compile_work_group
+from loomcl.abi import kernel as abi
+from loomcl.driver.backend import compile_work_group
 from loomcl.ir.reader import read_module
 from loomcl.options import CompilerOptions
 from loomcl.transforms.pipeline import work_group_function

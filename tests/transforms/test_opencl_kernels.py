@@ -5,8 +5,9 @@ import ctypes
 import numpy as np
 import pytest
 
-from loomcl.codegen import abi, compile_work_group
-from loomcl.compiler import build
+from loomcl.abi import kernel as abi
+from loomcl.driver.backend import compile_work_group
+from loomcl.driver.compiler import build
 from loomcl.options import CompilerOptions
 from loomcl.transforms.pipeline import work_group_function
 

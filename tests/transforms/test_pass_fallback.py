@@ -4,8 +4,8 @@ internal error in a pass of the contract is an InternalCompilerError out of the 
 pass. Each case breaks a pass on purpose (monkeypatch)."""
 import pytest
 
-from loomcl import compiler
-from loomcl.compiler import InternalCompilerError
+from loomcl.driver import compiler
+from loomcl.driver.compiler import InternalCompilerError
 from loomcl.ir.printer import print_function
 from loomcl.options import CompilerOptions
 from loomcl.transforms import subcfg_formation, vectorize_work_items

@@ -4,7 +4,7 @@ and off, for arrays indexed uniformly, per work-item, through pointers and with 
 import numpy as np
 import pytest
 
-from loomcl.compiler import build
+from loomcl.driver.compiler import build
 from loomcl.ir import instructions as ins
 from loomcl.ir import types as ty
 from loomcl.options import CompilerOptions

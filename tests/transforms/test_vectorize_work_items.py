@@ -9,7 +9,7 @@ import pytest
 
 from loomcl.analysis.loops import LoopInfo
 from loomcl.analysis.uniformity import Kind
-from loomcl.compiler import build
+from loomcl.driver.compiler import build
 from loomcl.ir import instructions as ins
 from loomcl.ir.printer import print_function
 from loomcl.ir.reader import read_function

@@ -5,8 +5,9 @@ import re
 
 import numpy as np
 
-from loomcl import codegen, ir
-from loomcl.compiler import build
+from loomcl import ir
+from loomcl.driver import backend
+from loomcl.driver.compiler import build
 
 from . import interp
 
@@ -62,7 +63,7 @@ def test_only_shared_memory_carries_parallel_access_marks():
     }"""
     program = build(source)
     f = program.work_group_ir("k", (16, 1, 1))
-    text = codegen.llvm_ir(f, program.kernels["k"], optimized=False)
+    text = backend.llvm_ir(f, program.kernels["k"], optimized=False)
     stores = [line for line in text.splitlines() if line.strip().startswith("store ")]
     to_private = [line for line in stores if line.strip().startswith(("store i32 1,", "store i32 2,"))]
     to_out = stores[-1]  # out[gid] = ..., the last store of the loop

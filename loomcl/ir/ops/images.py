@@ -1,5 +1,5 @@
 """Image reads, writes and queries (OpenCL C 6.12.14): operations on an image handle, the address of
-the image's descriptor (codegen/image_abi.py), which code generation expands into address
+the image's descriptor (abi/image.py), which code generation expands into address
 arithmetic, the channel conversions and the sampler's addressing and filtering.
 
 The image type (`ImageGeometry`) says how the coordinates are read: x, then y or the layer of a 1D
