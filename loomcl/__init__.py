@@ -5,7 +5,16 @@ from loomcl.runtime import *  # noqa: F401,F403 - pyopencl's classes, functions 
 from loomcl.runtime import __all__ as _runtime_names
 from loomcl.version import __version__
 from loomcl import cltypes  # noqa: E402 - pyopencl's cl.cltypes
+from loomcl import pyfront as _pyfront  # Python kernels: cl.kernel, cl.func, cl.global_id, ...
+from loomcl.pyfront.lang import *  # noqa: E402,F401,F403 - the device language of Python kernels
 
 __all__ = ["Error", "KernelFaultError", "KernelInterruptedError", "LogicError", "MemoryError", "RuntimeError",
            "KernelCheckError", "OutOfBoundsError", "NullBufferError", "BarrierDivergenceError", "status_code",
-           *_runtime_names]
+           *_runtime_names, *_pyfront.__all__]
+
+
+def __getattr__(name: str):
+    """cl.kernel, cl.func, cl.global_ptr, ...: loaded with the compiler's front half on first use."""
+    if name in _pyfront.LAZY:
+        return getattr(_pyfront, name)
+    raise AttributeError(f"module 'loomcl' has no attribute {name!r}")

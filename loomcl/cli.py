@@ -95,7 +95,6 @@ def cmd_build(args) -> int:
     from .driver import compiler
     from . import frontend
     from .frontend.printer import format_tree
-    from .ir import print_function, print_module
 
     error = _unknown_pass(args)
     if error:
@@ -110,6 +109,8 @@ def cmd_build(args) -> int:
         print(f"loomcl build: {args.file} is not UTF-8 text ({exc.reason} at byte {exc.start})", file=sys.stderr)
         return 1
     options = _build_options(args)
+    if args.file.endswith(".py"):
+        return _build_python(args, options)
     try:
         if args.emit == "ast":
             unit = frontend.parse_program(source, frontend.parse_options(options), args.file)
@@ -120,6 +121,29 @@ def cmd_build(args) -> int:
     except (frontend.CompileError, frontend.OptionError) as exc:
         print(getattr(exc, "log", str(exc)), file=sys.stderr)
         return 1
+    return _emit(args, program)
+
+
+def _build_python(args, options: str) -> int:
+    """`loomcl build kernels.py`: Python kernels (loomcl/pyfront/cli.py) through the same stages."""
+    from . import frontend
+    from .frontend.printer import format_tree
+    from .pyfront import cli
+
+    try:
+        if args.emit == "ast":
+            print(format_tree(cli.translate_file(args.file)))
+            return 0
+        program = cli.build_file(args.file, options)
+    except (frontend.CompileError, frontend.OptionError) as exc:
+        print(getattr(exc, "log", str(exc)), file=sys.stderr)
+        return 1
+    return _emit(args, program)
+
+
+def _emit(args, program) -> int:
+    from .ir import print_function, print_module
+
     _print_warnings(program.build_log)
     if args.emit == "ir":
         print(print_module(program.module), end="")
@@ -225,7 +249,8 @@ def parser() -> argparse.ArgumentParser:
     i = sub.add_parser("icd", help="build loomcl's OpenCL ICD library and print its vendor file (for OCL_ICD_VENDORS)")
     i.add_argument("--install", action="store_true", help="also install the vendor file into /etc/OpenCL/vendors")
     sub.add_parser("bench", help="the benchmark suite beside PoCL (see `loomcl bench --help`)", add_help=False)
-    b = sub.add_parser("build", help="compile an OpenCL C file and print an intermediate form")
+    b = sub.add_parser("build", help="compile an OpenCL C file (or a Python file of @cl.kernel functions) and "
+                                     "print an intermediate form")
     b.add_argument("file")
     b.add_argument("--emit", choices=EMITS, default="wg")
     b.add_argument("--kernel", help="only this kernel (wg, llvm, asm)")

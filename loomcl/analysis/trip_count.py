@@ -9,11 +9,14 @@ from __future__ import annotations
 from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.values import Constant
-from .loops import Loop
+from .loops import Loop, LoopInfo
 
 # A loop of at most this many constant trips is unrolled: codegen tells LLVM so (codegen/unroll_hints.py),
 # and the work-group passes count on it (implicit-loop-barriers, loop-order, wfv).
 MAX_UNROLLED_TRIPS = 16
+# ... and at most this many instructions once unrolled (with the unrolled loops around it): LLVM's
+# unroller would decline a bigger one anyway, and the loop would stay inside the work-item loop.
+MAX_UNROLLED_INSTRUCTIONS = 4096
 
 
 def _constant(value, local_size) -> int | None:
@@ -86,3 +89,28 @@ def constant_trip_count(loop: Loop, local_size, limit: int) -> int | None:
             return trips + (0 if block is loop.header else 1)
         i += step
     return None
+
+
+def unrolled_loops(info: LoopInfo, inside, local_size) -> dict[Loop, int]:
+    """The loops `inside(loop)` accepts that are unrolled fully, with their trip counts: a constant
+    trip count of at most MAX_UNROLLED_TRIPS, and at most MAX_UNROLLED_INSTRUCTIONS instructions
+    once unrolled, counting the unrolled loops around it. Codegen tells LLVM to unroll exactly these
+    (codegen/unroll_hints.py), and whole-function vectorization leaves exactly these to LLVM
+    (transforms/wfv_shapes.py): one answer for both, or a loop too big to unroll would be neither
+    unrolled nor vectorized across work-items (clpeak's float8 and float16 chains)."""
+    trips: dict[Loop, int] = {}
+    for loop in sorted(info.loops, key=lambda lp: -len(lp.blocks)):
+        if not inside(loop):
+            continue
+        count = constant_trip_count(loop, local_size, MAX_UNROLLED_TRIPS)
+        if count is None:
+            continue
+        outer = 1
+        parent = loop.parent
+        while parent is not None:
+            outer *= trips.get(parent, 1)
+            parent = parent.parent
+        size = sum(len(b.instructions) for b in loop.blocks)
+        if size * count * outer <= MAX_UNROLLED_INSTRUCTIONS:
+            trips[loop] = count
+    return trips

@@ -95,5 +95,8 @@ class Case:
     needs: tuple[str, ...] = ()
     note: str = ""
 
+    def source_path(self) -> Path:
+        return KERNEL_DIR / self.source
+
     def source_text(self) -> str:
-        return (KERNEL_DIR / self.source).read_text()
+        return self.source_path().read_text()

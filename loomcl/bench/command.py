@@ -5,6 +5,10 @@ through pyopencl on loomcl's ICD beside pyopencl on PoCL and loomcl's own API, i
 selected like a family of cases: it runs by default, `--only icd` runs it alone, `--no-icd` leaves it
 out.
 
+`--compile` runs the compile-time section instead (compile_time/section.py): large programs (generated
+ones, and hashcat's kernels when installed) built cold and launched once on loomcl and PoCL, with
+loomcl's time per compiler stage; with `--quick`, the small generated program alone.
+
 `--ablation` adds a loomcl variant for every technique of configs.py, each with that one technique off,
 and prints what each is worth per kernel (report_ablation.py); `--baseline PATH` sets this run beside an
 earlier `--json` record (report_baseline.py); `--record PATH` prints those tables for a saved record
@@ -16,10 +20,11 @@ numpy on every row, 1 when any row mismatched or errored, 2 for bad arguments.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .. import host
-from . import configs, icd_report, icd_section, impls, machine, noise, oracle, report, runner
+from . import configs, contention, icd_report, icd_section, impls, machine, noise, oracle, report, runner
 from . import report_ablation, report_baseline
 from .suite import select
 
@@ -54,9 +59,15 @@ def parser() -> argparse.ArgumentParser:
                    help="differences below PCT%% (or the runs' own spread, if larger) are noise "
                         "(default %(default)g)")
     p.add_argument("--no-pocl", action="store_true", help="do not run PoCL")
+    p.add_argument("--no-intel", action="store_true", help="do not run Intel's CPU runtime")
     p.add_argument("--no-loomcl", action="store_true", help="do not run loomcl")
     p.add_argument("--no-icd", action="store_true",
                    help="leave out the ICD section (pyopencl on loomcl's ICD beside pyopencl on PoCL)")
+    p.add_argument("--contention", type=int, metavar="N",
+                   help="run the suite quiet, then beside N CPU-bound processes, and report the slowdowns")
+    p.add_argument("--compile", action="store_true",
+                   help="instead of the suite: cold build + first launch of large programs, loomcl beside PoCL, "
+                        "with loomcl's time per compiler stage")
     p.add_argument("--list", action="store_true", help="list the cases and exit")
     return p
 
@@ -74,6 +85,12 @@ def open_implementations(args, chosen) -> tuple[list, list[str]]:
             (unavailable if isinstance(impl, str) else opened).append(impl)
     if not args.no_pocl:
         impl = impls.open_pocl()
+        (unavailable if isinstance(impl, str) else opened).append(impl)
+    if not args.no_intel:
+        if args.no_pocl and impls.names_loomcls_icd(os.environ.get("OCL_ICD_VENDORS")):
+            del os.environ["OCL_ICD_VENDORS"]
+        impls.show_intel_to_the_loader()
+        impl = impls.open_intel()
         (unavailable if isinstance(impl, str) else opened).append(impl)
     return opened, unavailable
 
@@ -96,6 +113,8 @@ def icd_selected(args) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.compile:
+        return run_compile(args)
     cases = select(args.only)
     if args.list:
         print(list_cases(cases))
@@ -170,6 +189,15 @@ def run_suite(args, cases, chosen, repeat: int, settings: dict, baseline: dict |
         log(f"[{index:2}/{len(cases)}] {case.name} ...")
         rows.append(runner.run_case(case, opened, repeat, args.quick))
         log(progress(index, len(cases), rows[-1]))
+    if args.contention:
+        loaded = []
+        with contention.Background(args.contention):
+            for index, case in enumerate(cases, 1):
+                log(f"[{index:2}/{len(cases)}] {case.name} beside {args.contention} busy processes ...")
+                loaded.append(runner.run_case(case, opened, repeat, args.quick))
+        table = contention.slowdowns(rows, loaded, shown)
+        print(contention.summary(table, shown, args.contention) + "\n")
+        settings["contention"] = {"busy": args.contention, "slowdowns": table}
     limits = limits.merge(machine.measure(opened, n, fma_iters, machine_repeat, threads))
 
     print(report.summary(rows, shown, limits, unavailable))
@@ -209,6 +237,20 @@ def replay(args, record: dict, baseline: dict | None) -> int:
         return 2
     comparisons(args, record, baseline, args.record)
     return 0
+
+
+def run_compile(args) -> int:
+    from .compile_time import section
+
+    kinds = [k for k in section.IMPLEMENTATIONS if not (k == "pocl" and args.no_pocl or k == "loomcl" and args.no_loomcl)]
+    rows = section.run(args.quick, kinds, log)
+    print(section.summary(rows))
+    if args.json:
+        record = report.header({"quick": args.quick, "compile": True})
+        record["compile"] = section.to_json(rows)
+        report.write_json(args.json, record)
+        log(f"wrote {args.json}")
+    return section.exit_status(rows)
 
 
 def run_icd(args, repeat: int) -> icd_section.IcdSection:

@@ -21,7 +21,7 @@ PROBE = "kernel void probe(global const float *a, global float *b) { b[get_globa
 @dataclass
 class Implementation:
     name: str                 # "loomcl", "loomcl[novec]", "PoCL"
-    kind: str                 # "loomcl" or "pocl"
+    kind: str                 # "loomcl", "pocl" or "intel"
     cl: ModuleType
     context: object
     queue: object
@@ -39,6 +39,13 @@ class Implementation:
     def build(self, source: str, options: str = ""):
         flags = " ".join(o for o in (options, self.options) if o)
         return self.cl.Program(self.context, source).build(options=flags)
+
+    def build_python(self, path: Path, options: str = ""):
+        """A program of the Python kernels in a file (loomcl only: loomcl/pyfront/)."""
+        from loomcl.pyfront.cli import file_program
+
+        flags = " ".join(o for o in (options, self.options) if o)
+        return file_program(self.context, str(path), flags)
 
     def buffer(self, host: np.ndarray):
         mf = self.cl.mem_flags
@@ -65,9 +72,58 @@ def names_loomcls_icd(vendors: str | None) -> bool:
     return bool(vendors) and Path(vendors).name == "loomcl.icd"
 
 
+INTEL_ICD_ENV = "LOOMCL_INTEL_ICD"
+INTEL_ICD_DEFAULT = Path.home() / ".local/share/loomcl/intel-opencl/intel.icd"
+SYSTEM_VENDORS = Path("/etc/OpenCL/vendors")
+INSTALL_INTEL = "; to compare with it, run scripts/install_intel_opencl.sh"
+
+
+def intel_vendor_file() -> Path | None:
+    """Intel's vendor file: LOOMCL_INTEL_ICD, else where scripts/install_intel_opencl.sh writes it."""
+    named = os.environ.get(INTEL_ICD_ENV)
+    path = Path(named) if named else INTEL_ICD_DEFAULT
+    return path if path.is_file() else None
+
+
+def show_intel_to_the_loader() -> None:
+    """Before pyopencl first lists the platforms: when Intel's vendor file exists and OCL_ICD_VENDORS
+    does not choose the vendors already, point the ICD loader at a folder holding the system's vendor
+    files and Intel's, so that PoCL and Intel are both listed (nothing system-wide is written)."""
+    intel = intel_vendor_file()
+    if intel is None or os.environ.get("OCL_ICD_VENDORS"):
+        return
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="loomcl-vendors-"))
+    system = sorted(SYSTEM_VENDORS.glob("*.icd")) if SYSTEM_VENDORS.is_dir() else []
+    for vendor in [*system, intel]:
+        target = folder / vendor.name
+        if not target.exists():
+            target.symlink_to(vendor.resolve())
+    os.environ["OCL_ICD_VENDORS"] = str(folder)
+
+
+def open_intel() -> Implementation | str:
+    """Intel's OpenCL CPU runtime through pyopencl (its vendor file: see intel_vendor_file)."""
+    if intel_vendor_file() is None:
+        return f"Intel not available: no vendor file at ${INTEL_ICD_ENV} or {INTEL_ICD_DEFAULT}" + INSTALL_INTEL
+    try:
+        import pyopencl as cl
+        platforms = cl.get_platforms()
+    except Exception as exc:  # noqa: BLE001 - any failure means "not available"
+        return f"Intel not available: {first_line(str(exc)) or type(exc).__name__}"
+    for platform in platforms:
+        if "intel" in platform.vendor.lower() and "pocl" not in platform.name.lower():
+            devices = platform.get_devices()
+            if devices:
+                return open_device("Intel", "intel", cl, devices[0], "")
+    return "Intel not available: its vendor file is there, but the ICD loader lists no Intel platform"
+
+
 def open_pocl() -> Implementation | str:
     if names_loomcls_icd(os.environ.get("OCL_ICD_VENDORS")):
         del os.environ["OCL_ICD_VENDORS"]   # read when pyopencl first lists the platforms, just below
+    show_intel_to_the_loader()
     try:
         import pyopencl as cl
     except Exception as exc:  # noqa: BLE001 - any import failure means "not available"

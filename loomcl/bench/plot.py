@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from .machine import Limits
-from .report import REFERENCE, speed_ratio
+from .report import REFERENCES, speed_ratio
 from .runner import Row
 
 MISSING = "--plot needs matplotlib, which is not installed: pip install 'loomcl[plot]' (or pip install matplotlib)"
@@ -37,7 +37,7 @@ def plot(path: str, rows: list[Row], names: list[str], limits: Limits) -> None:
 
 
 def _speedups(ax, rows, names):
-    variants = [n for n in names if n != REFERENCE]
+    variants = [n for n in names if n not in REFERENCES]
     _bars(ax, rows, variants, lambda row, name: speed_ratio(row, name) or math.nan,
           "speed over PoCL (PoCL time / loomcl time)")
     ax.axvline(1.0, color="black", linewidth=0.8)

@@ -22,6 +22,8 @@ from .runner import Row
 
 SCHEMA = "loomcl-bench/1"
 REFERENCE = "PoCL"
+INTEL = "Intel"  # the second anchor, where its runtime is installed (impls.open_intel)
+REFERENCES = (REFERENCE, INTEL)
 
 
 def speed_ratio(row: Row, name: str, reference: str = REFERENCE) -> float | None:
@@ -31,9 +33,9 @@ def speed_ratio(row: Row, name: str, reference: str = REFERENCE) -> float | None
     return None
 
 
-def ratio_geomeans(rows: list[Row], names: list[str]) -> dict[str, float | None]:
-    return {name: geomean(speed_ratio(row, name) for row in rows)
-            for name in names if name != REFERENCE}
+def ratio_geomeans(rows: list[Row], names: list[str], reference: str = REFERENCE) -> dict[str, float | None]:
+    return {name: geomean(speed_ratio(row, name, reference) for row in rows)
+            for name in names if name not in REFERENCES}
 
 
 def rate(row: Row, ms: float, limits: Limits) -> str:
@@ -62,12 +64,13 @@ def cell(row: Row, name: str) -> str:
 
 def table(rows: list[Row], names: list[str], limits: Limits) -> str:
     """A plain-text table, one line per row, the columns aligned."""
-    loomcl = [n for n in names if n != REFERENCE]
-    header = ["kernel", "size", *[f"{n} ms" for n in names], *[f"{n}/PoCL" for n in loomcl],
+    loomcl = [n for n in names if n not in REFERENCES]
+    pairs = [(n, ref) for ref in REFERENCES for n in loomcl]
+    header = ["kernel", "size", *[f"{n} ms" for n in names], *[f"{n}/{ref}" for n, ref in pairs],
               *[f"{n} rate" for n in names], "numpy ms"]
     lines = [header]
     for row in rows:
-        ratios = [speed_ratio(row, n) for n in loomcl]
+        ratios = [speed_ratio(row, n, ref) for n, ref in pairs]
         rates = [rate(row, row.results[n].min_ms, limits) if _timed(row, n) else "" for n in names]
         lines.append([row.case.name, row.size, *[cell(row, n) for n in names],
                       *[f"{r:.2f}x" if r else "" for r in ratios], *rates,
@@ -112,10 +115,11 @@ def summary(rows: list[Row], names: list[str], limits: Limits, unavailable: list
              "", table(rows, names, limits), ""]
     if maths := math_table(rows, names):
         parts += [maths, ""]
-    for name, value in ratio_geomeans(rows, names).items():
-        if value is not None:
-            count = sum(speed_ratio(row, name) is not None for row in rows)
-            parts.append(f"geometric mean {name}/PoCL speed ratio: {value:.2f}x over {count} kernels")
+    for reference in REFERENCES:
+        for name, value in ratio_geomeans(rows, names, reference).items():
+            if value is not None:
+                count = sum(speed_ratio(row, name, reference) is not None for row in rows)
+                parts.append(f"geometric mean {name}/{reference} speed ratio: {value:.2f}x over {count} kernels")
     parts += unavailable
     notes = problems(rows)
     if notes:
@@ -156,6 +160,7 @@ def to_json(rows: list[Row], names: list[str], limits: Limits, settings: dict, u
                     "notes": limits.notes},
         "rows": [_row_json(row, names) for row in rows],
         "geomean_ratio": ratio_geomeans(rows, names),
+        "geomean_ratio_intel": ratio_geomeans(rows, names, INTEL),
     }
 
 
@@ -169,7 +174,8 @@ def _row_json(row: Row, names: list[str]) -> dict:
         results[name] = entry
     return {"name": row.case.name, "family": row.case.family, "seed": row.case.seed, "size": row.size,
             "bytes": row.bytes, "flops": row.flops, "numpy_ms": row.numpy_ms, "needs": list(row.case.needs),
-            "results": results, "ratio": {n: speed_ratio(row, n) for n in names if n != REFERENCE}}
+            "results": results, "ratio": {n: speed_ratio(row, n) for n in names if n not in REFERENCES},
+            "ratio_intel": {n: speed_ratio(row, n, INTEL) for n in names if n not in REFERENCES}}
 
 
 def write_json(path: str | Path, record: dict) -> None:

@@ -99,7 +99,10 @@ class Prepared:
 
     def __init__(self, impl: Implementation, case: Case, problem: Problem):
         self.impl, self.problem = impl, problem
-        self.program = impl.build(case.source_text(), problem.options)
+        if case.source.endswith(".py"):  # a Python twin (suite/python_twins.py)
+            self.program = impl.build_python(case.source_path(), problem.options)
+        else:
+            self.program = impl.build(case.source_text(), problem.options)
         names = {launch.kernel for launch in problem.launches}
         self.kernels = {name: getattr(self.program, name) for name in names}
         self.buffers = {name: impl.buffer(host) for name, host in problem.buffers.items()}
@@ -147,6 +150,8 @@ class Prepared:
 
 
 def prepare(impl: Implementation, case: Case, problem: Problem) -> Prepared | Result:
+    if case.source.endswith(".py") and impl.kind != "loomcl":
+        return Result("skipped", "skipped: Python kernels run on loomcl only")
     try:
         return Prepared(impl, case, problem)
     except impl.cl.RuntimeError as exc:

@@ -105,6 +105,7 @@ class _Namer:
         self.prefix = prefix
         self.names: dict[int, str] = {}
         self.taken: set[str] = set()
+        self.suffixes: dict[str, int] = {}  # hint -> the N to try first for the next `hint.N`
         self.counter = 0
 
     def fresh(self, hint: str = "") -> str:
@@ -112,9 +113,15 @@ class _Namer:
         base = hint if plain else f"v{self.counter}"
         if not plain:
             self.counter += 1
-        name, n = base, 1
-        while name in self.taken:
-            name, n = f"{base}.{n}", n + 1
+        name = base
+        if name in self.taken:
+            # the first free `base.N`; every N below the remembered one is taken already (names are
+            # never given back), and a kernel of inlined helpers has thousands of one hint's values
+            n = self.suffixes.get(base, 1)
+            while f"{base}.{n}" in self.taken:
+                n += 1
+            name = f"{base}.{n}"
+            self.suffixes[base] = n + 1
         self.taken.add(name)
         return self.prefix + name
 

@@ -24,13 +24,12 @@ The last two are the option `vectorize_x` (`-loomcl-no-vectorize-x`).
 from __future__ import annotations
 
 from ..analysis.loops import Loop, LoopInfo
-from ..analysis.trip_count import MAX_UNROLLED_TRIPS, constant_trip_count
+from ..analysis.trip_count import MAX_UNROLLED_TRIPS, unrolled_loops
 from ..ir import instructions as ins
 from ..ir.function import Function, WorkItemLoop
 from ..ir.values import Constant
 
 MAX_TRIPS = MAX_UNROLLED_TRIPS
-MAX_UNROLLED_INSTRUCTIONS = 4096
 WHOLE_LOOP_TRIPS = 16
 
 
@@ -62,21 +61,7 @@ def kernel_loops_unrolled(function: Function) -> list[Loop]:
     if not x_blocks:
         return []
     headers = {loop.header for loop in function.work_item_loops}
-    info = LoopInfo(function)
-    trips: dict[Loop, int] = {}
-    for loop in sorted(info.loops, key=lambda lp: -len(lp.blocks)):
-        if loop.header in headers or not any(loop.header in blocks and loop.blocks <= blocks for blocks in x_blocks):
-            continue
-        count = constant_trip_count(loop, function.local_size, MAX_TRIPS)
-        if count is None:
-            continue
-        outer = 1
-        parent = loop.parent
-        while parent is not None:
-            outer *= trips.get(parent, 1)
-            parent = parent.parent
-        size = sum(len(b.instructions) for b in loop.blocks)
-        if size * count * outer <= MAX_UNROLLED_INSTRUCTIONS:
-            trips[loop] = count
-    return list(trips)
 
+    def inside(loop: Loop) -> bool:
+        return loop.header not in headers and any(loop.header in blocks and loop.blocks <= blocks for blocks in x_blocks)
+    return list(unrolled_loops(LoopInfo(function), inside, function.local_size))

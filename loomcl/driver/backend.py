@@ -18,6 +18,7 @@ from ..abi.kernel import KernelSignature, ParamKind, WorkGroupFunction
 from ..codegen.entry import KernelModule
 from ..ir.function import Function
 from ..options import DEFAULT_OPTIONS, CompilerOptions
+from .compile_stages import timed
 
 Params = KernelSignature | list[ParamKind] | tuple[ParamKind, ...] | None
 
@@ -32,8 +33,10 @@ def compile_work_group(function: Function, params: Params = None,
                        options: CompilerOptions = DEFAULT_OPTIONS) -> WorkGroupFunction:
     """Native code for one kernel at one local size; the result's `address` is an abi ENTRY_CTYPE.
     Raises jit.LLVMFailure if LLVM fails on it."""
-    module = kernel_module(function, params, options)
-    native = jit.native_code(module.text, module.entry_symbol, options)
+    with timed("llvm-ir"):
+        module = kernel_module(function, params, options)
+    with timed("llvm"):
+        native = jit.native_code(module.text, module.entry_symbol, options)
     compiled = WorkGroupFunction(native.address, module.local_size, module.static_local_bytes, module.private_bytes,
                                  code_key=native.key, group_tile=module.group_tile)
     if options.checked:  # the sites' locations are not in the key: the same code may serve other source

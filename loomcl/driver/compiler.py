@@ -33,6 +33,8 @@ from ..abi.kernel import KernelParam, KernelSignature, ParamKind, WorkGroupFunct
 from ..frontend import ast
 from ..frontend import types as ft
 from ..options import LLVM_FLAG_ORDER, CompilerOptions, math_flags
+from .compile_stages import timed
+from .gc_pause import collector_paused
 
 # What a failed build raises: a source error (with its diagnostics) or LLVM's failure (its message); both
 # carry `.log`, the build log.
@@ -159,6 +161,7 @@ class CompiledProgram:
     """Built with -cl-kernel-arg-info: clGetKernelArgInfo may answer."""
     _functions: dict = field(default_factory=dict)
     _image_formats: dict = field(default_factory=dict)  # kernel name -> the format tuples specialized for
+    _inlined_kernels: dict = field(default_factory=dict)  # kernel name -> Future of its inlined module
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _notes: list = field(default_factory=list)  # warnings of the back half not yet in the program's log
 
@@ -193,7 +196,34 @@ class CompiledProgram:
     def _work_group_ir(self, kernel_name: str, local_size, options: CompilerOptions):
         from ..transforms.pipeline import work_group_function
 
-        return work_group_function(self.module, kernel_name, tuple(local_size), options, self._note)
+        return work_group_function(self._inlined(kernel_name), kernel_name, tuple(local_size), options,
+                                   self._note)
+
+    def _inlined(self, kernel_name: str):
+        """A module holding the kernel with every call inlined and its variables in SSA form (and
+        the program's globals): the pipeline's first two steps, the same for every local size,
+        variant and option, so done once per kernel; each compile then clones this one function
+        (the pipeline's inline and mem2reg find nothing left to do)."""
+        from ..transforms.inline import inlined_kernel
+        from ..transforms.mem2reg import promote
+
+        if kernel_name not in self.module.functions:
+            return self.module  # the pipeline reports the unknown kernel
+        with self._lock:
+            found = self._inlined_kernels.get(kernel_name)
+            owner = found is None
+            if owner:
+                found = self._inlined_kernels[kernel_name] = Future()
+        if owner:
+            try:
+                module = inlined_kernel(self.module, kernel_name)
+                promote(module.functions[kernel_name])
+                found.set_result(module)
+            except BaseException as exc:
+                with self._lock:
+                    del self._inlined_kernels[kernel_name]
+                found.set_exception(exc)
+        return found.result()
 
     def work_group_function(self, kernel_name: str, local_size: tuple[int, int, int],
                             ids_fit_int: bool = False, image_formats: tuple = (),
@@ -237,7 +267,8 @@ class CompiledProgram:
         from .backend import compile_work_group
 
         options = self.options.with_switches(variant)
-        function = self._work_group_ir(kernel_name, local_size, options.replace(ids_fit_int=ids_fit_int))
+        with collector_paused(), timed("transforms"):
+            function = self._work_group_ir(kernel_name, local_size, options.replace(ids_fit_int=ids_fit_int))
         options = options.replace(image_formats=image_formats, streaming=streaming)
         return compile_work_group(function, self.kernels[kernel_name], options)
 
@@ -262,7 +293,7 @@ def compile_unit(source: str, options: str = "", headers: dict[str, str] | None 
     """Front half for one unit of a program linked later; raises frontend.CompileError /
     frontend.OptionError. `headers`: `#include` name -> text (clCompileProgram's headers)."""
     return internal_errors_reported(
-        "compiling a unit", lambda: on_deep_stack(lambda: _compile_unit(source, options, headers or {}, filename)))
+        "compiling a unit", lambda: on_deep_stack(lambda: _paused(_compile_unit, source, options, headers or {}, filename)))
 
 
 def _compile_unit(source: str, options: str, headers: dict[str, str], filename: str) -> CompiledUnit:
@@ -271,8 +302,10 @@ def _compile_unit(source: str, options: str, headers: dict[str, str], filename: 
     compiler_options, rest = CompilerOptions.split(options or "")
     _check_pass_names(compiler_options)
     build_options = frontend.parse_options(rest)
-    unit = frontend.parse_program(source, build_options, filename, headers, separate=True)
-    module = lower_program(unit)
+    with timed("frontend"):
+        unit = frontend.parse_program(source, build_options, filename, headers, separate=True)
+    with timed("lowering"):
+        module = lower_program(unit)
     kernels = {decl.name: kernel_signature(decl) for decl in unit.kernels}
     return CompiledUnit(module, kernels, compiler_options.with_build_options(build_options),
                         build_log=unit.warnings, arg_info=build_options.kernel_arg_info)
@@ -292,7 +325,8 @@ def _link(units: list[CompiledUnit], options: str) -> CompiledProgram | None:
     _check_pass_names(compiler_options)
     jit.expect_compiles(compiler_options)
     link_options = frontend.parse_link_options(rest)
-    module = link_modules([unit.module for unit in units], require_all=not link_options.create_library)
+    with collector_paused(), timed("link"):
+        module = link_modules([unit.module for unit in units], require_all=not link_options.create_library)
     if link_options.create_library:
         return None
     kernels = {name: dataclasses.replace(signature, uses_printf=calls_printf(module, module.functions[name]))
@@ -320,21 +354,42 @@ def linked_options(options: CompilerOptions, units: list[CompiledUnit], link_mat
 
 def build(source: str, options: str = "", filename: str = "<kernel>") -> CompiledProgram:
     """Front half of the compiler; raises frontend.CompileError / frontend.OptionError."""
-    return internal_errors_reported("building", lambda: on_deep_stack(lambda: _build(source, options, filename)))
+    return internal_errors_reported("building", lambda: on_deep_stack(lambda: _paused(_build, source, options, filename)))
+
+
+def _paused(stage, *args):
+    with collector_paused():
+        return stage(*args)
 
 
 def _build(source: str, options: str, filename: str) -> CompiledProgram:
     from ..lower import lower_program
 
-    compiler_options, rest = CompilerOptions.split(options or "")
-    _check_pass_names(compiler_options)
-    jit.expect_compiles(compiler_options)
-    build_options = frontend.parse_options(rest)
-    unit = frontend.parse_program(source, build_options, filename)
-    module = lower_program(unit)
+    compiler_options, build_options = parse_build_options(options)
+    with timed("frontend"):
+        unit = frontend.parse_program(source, build_options, filename)
+    with timed("lowering"):
+        module = lower_program(unit, reachable_only=True)
     kernels = {decl.name: kernel_signature(decl, module) for decl in unit.kernels}
     return CompiledProgram(module, kernels, compiler_options.with_build_options(build_options),
                            build_log=unit.warnings, arg_info=build_options.kernel_arg_info)
+
+
+def parse_build_options(options: str):
+    """(CompilerOptions, frontend.BuildOptions) of a build-options string; raises OptionError."""
+    compiler_options, rest = CompilerOptions.split(options or "")
+    _check_pass_names(compiler_options)
+    jit.expect_compiles(compiler_options)
+    return compiler_options, frontend.parse_options(rest)
+
+
+def build_from_module(module, kernels: dict[str, KernelSignature], options: str = "",
+                      build_log: str = "") -> CompiledProgram:
+    """The back half's entry for a front-end other than OpenCL C's (loomcl/pyfront/): a module in
+    work-item form, as lower/ makes it, and its kernels' signatures. Raises OptionError."""
+    compiler_options, build_options = parse_build_options(options)
+    return CompiledProgram(module, kernels, compiler_options.with_build_options(build_options),
+                           build_log=build_log, arg_info=build_options.kernel_arg_info)
 
 
 def _check_pass_names(options: CompilerOptions) -> None:

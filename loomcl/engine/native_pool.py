@@ -11,7 +11,8 @@ Protocol (all shared state is in globals of this module; one launch at a time, t
 a lock around `loomcl_pool_run`):
 
 * `gen` (i32, also the futex word) counts publications. A worker waits for it to change: it spins
-  with `pause` for a while, then sleeps on a futex (`sleepers` tells the publisher to wake it).
+  with `pause` for a while (`spin` pauses: SPIN_ITERATIONS, or SPIN_BUSY while other processes use
+  the cores, engine/contention.py), then sleeps on a futex (`sleepers` tells the publisher to wake it).
 * `join` (i64) is the door of the current launch: high 32 bits = the launch's generation, bit 31 =
   closed, low 31 bits = workers inside. A worker enters with a CAS that checks the generation and the
   closed bit, so a worker that wakes late can never run a stale launch; it leaves with a decrement.
@@ -74,13 +75,14 @@ class RegionDesc(ctypes.Structure):
 CHUNKS_PER_THREAD = 8
 MAX_CHUNK = 1024
 SPIN_ITERATIONS = 20000  # ~0.1-0.3 ms of `pause` before a worker sleeps on the futex
+SPIN_BUSY = 100  # ... when other processes want the cores (engine/contention.py): sleep at once
 SOLO_NS = 5000  # a launch of less work than this (ns on one thread) runs on the caller alone
 CLOSED = 1 << 31
 COUNT_MASK = CLOSED - 1
 CODEGEN_OPT_LEVEL = 2  # the code generator's level; the IR is hand-written and runs no IR pipeline
 ENTRY_POINTS = ("loomcl_pool_worker", "loomcl_pool_run", "loomcl_pool_configure", "loomcl_guard_install",
                 "loomcl_guard_install_interrupt", "loomcl_guard_thread_setup", "loomcl_pool_last_fault",
-                "loomcl_pool_stop")
+                "loomcl_pool_stop", "loomcl_pool_set_spin")
 
 POOL_IR = r"""
 %region = type REGION
@@ -100,6 +102,7 @@ POOL_IR = r"""
 @chunk = internal global i64 1
 @deadline = internal global i64 0   ; a solo run's: claim no chunk after it (0: none)
 @arenas = internal global ptr null
+@spin = internal global i32 SPIN   ; pauses before sleeping (workers) or yielding (the caller's drain)
 
 declare i64 @syscall(i64, ...)
 declare i32 @clock_gettime(i32, ptr)
@@ -146,7 +149,8 @@ spin:
 spin_more:
   call void @pause()
   %i1 = add i32 %i, 1
-  %keep = icmp ult i32 %i1, SPIN
+  %limit = load atomic i32, ptr @spin monotonic, align 4
+  %keep = icmp ult i32 %i1, %limit
   br i1 %keep, label %spin, label %sleep
 sleep:
   %s0 = atomicrmw add ptr %sleepers, i32 1 seq_cst
@@ -391,7 +395,8 @@ drain:
 spin:
   call void @pause()
   %k1 = add i32 %k, 1
-  %patient = icmp ult i32 %k1, SPIN
+  %limit = load atomic i32, ptr @spin monotonic, align 4
+  %patient = icmp ult i32 %k1, %limit
   br i1 %patient, label %drain, label %yield
 yield:
   ; a worker inside may have been preempted (other processes share the cores): give it the CPU
@@ -408,6 +413,11 @@ finish:
   %late = and i1 %ok, %interrupted
   %result = select i1 %late, i32 STATUS_CANCELLED, i32 %st
   ret i32 %result
+}
+
+define void @loomcl_pool_set_spin(i32 %limit) {
+  store atomic i32 %limit, ptr @spin monotonic, align 4
+  ret void
 }
 
 ; Called from Python when `allowed` or `shutdown` changed: wake everybody so they re-read them.
@@ -471,6 +481,7 @@ class NativePool:
         self.install_interrupt = ctypes.CFUNCTYPE(None)(address["loomcl_guard_install_interrupt"])
         self.thread_setup = ctypes.CFUNCTYPE(None)(address["loomcl_guard_thread_setup"])
         self._last_fault = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address["loomcl_pool_last_fault"])
+        self.set_spin = ctypes.CFUNCTYPE(None, ctypes.c_int32)(address["loomcl_pool_set_spin"])
         self.stop_address = address["loomcl_pool_stop"]  # void(i32 status), callable from kernel code
 
     def last_fault(self) -> FaultRecord:

@@ -11,6 +11,12 @@ arena table. Each participant also owns a guard slot (engine/guard.py: its recov
 kernel faults or Ctrl-C stops a launch). The guard's fault handlers are installed when the pool boots;
 its SIGINT handler goes in front of Python's whenever Python installed its own anew (signal.signal)
 since the last launch, and only while Python handles SIGINT (not under SIG_DFL or SIG_IGN).
+
+A pool of the default size yields to other processes (engine/contention.py): every INTERVAL_S a
+launch samples the cores the others use, and the launches after it run on the cores they leave
+(`participants`, never fewer than the caller), with workers that sleep at once instead of spinning
+while the others use any. `LOOMCL_THREADS` or `set_thread_count` fix the count (the spinning still
+yields).
 """
 from __future__ import annotations
 
@@ -19,16 +25,23 @@ import ctypes
 import os
 import _signal
 import threading
+import time
 
 import numpy as np
 
 from loomcl.abi.kernel import LOCAL_ALIGN
+from loomcl.engine.contention import BUSY_THRESHOLD, CoreShare, participants
 from loomcl.engine.guard import CANCEL_SIGNAL, SLOT_BYTES, STATUS_FAULT, FaultRecord
-from loomcl.engine.native_pool import CHUNKS_PER_THREAD, MAX_CHUNK, NativePool
+from loomcl.engine.native_pool import CHUNKS_PER_THREAD, MAX_CHUNK, SPIN_BUSY, SPIN_ITERATIONS, NativePool
 from loomcl.host import available_cores
 
 INITIAL_ARENA_BYTES = 64 * 1024
 SIGINT = int(_signal.SIGINT)
+
+
+def thread_count_is_fixed() -> bool:
+    """Whether `LOOMCL_THREADS` fixes the pool's size (else it follows the cores others leave)."""
+    return bool(os.environ.get("LOOMCL_THREADS", "").strip())
 
 
 def default_thread_count() -> int:
@@ -57,10 +70,14 @@ class LaunchFailure:
 class WorkerPool:
     """Native worker threads plus the caller, sharing the groups of one launch at a time."""
 
-    def __init__(self, threads: int) -> None:
+    def __init__(self, threads: int, adaptive: bool = False) -> None:
         self._lock = threading.Lock()
         self._native: NativePool | None = None
         self._threads = max(1, int(threads))
+        self._active = self._threads  # participants now: the cores that other processes leave
+        self._adaptive = adaptive
+        self._share = CoreShare(available_cores())
+        self._spin = SPIN_ITERATIONS
         self._started: list[threading.Thread] = []
         self._arena_bytes = -1  # forces _prepare (and the JIT) on the first launch
         self._arena_memory: list[np.ndarray] = []
@@ -82,7 +99,8 @@ class WorkerPool:
         if threads < 1:
             raise ValueError(f"thread count must be at least 1, got {threads}")
         with self._lock:
-            self._threads = threads
+            self._threads = self._active = threads
+            self._adaptive = False
             self._update_wanted()
             if self._native is not None:
                 self._configure()
@@ -90,7 +108,7 @@ class WorkerPool:
     def chunk_size(self, groups: int) -> int:
         """Groups claimed at a time (the native launch computes the same): ~CHUNKS_PER_THREAD chunks
         per thread, for dynamic load balance."""
-        return max(1, min(MAX_CHUNK, groups // (self._threads * CHUNKS_PER_THREAD)))
+        return max(1, min(MAX_CHUNK, groups // (self._active * CHUNKS_PER_THREAD)))
 
     def run(self, request: ctypes.c_void_p, total_groups: int, arena_bytes: int, block=None,
             image: bytes = b"") -> LaunchFailure | None:
@@ -109,6 +127,8 @@ class WorkerPool:
         try:
             if handler is not self._interrupt_handler:
                 self._install_interrupt(handler)
+            if time.monotonic() >= self._share.next_due and self._native is not None:
+                self._yield_to_others()
             if block is not None:
                 block[:] = image
             status = self._call(request)
@@ -133,6 +153,25 @@ class WorkerPool:
                 self._lock.release()
         if not hasattr(self._guarded_threads, "ready"):
             self._guard_thread()
+
+    def _yield_to_others(self) -> None:
+        """Resample the cores other processes use; spin and run on the rest (under the lock)."""
+        others = self._share.others()
+        if others is None:
+            return
+        spin = SPIN_BUSY if others >= BUSY_THRESHOLD else SPIN_ITERATIONS
+        if spin != self._spin:
+            self._spin = spin
+            self._native.set_spin(spin)
+        active = participants(self._threads, self._share.cores, others) if self._adaptive else self._threads
+        if active != self._active:
+            self._active = active
+            self._configure()
+
+    @property
+    def participants(self) -> int:
+        """Threads that ran the last launch: the thread count, less the cores other processes use."""
+        return self._active
 
     def _guard_thread(self) -> None:
         """Give a thread that launches an alternate signal stack (a stack overflow in its kernel
@@ -201,7 +240,7 @@ class WorkerPool:
 
     def _configure(self) -> None:
         self._update_wanted()
-        allowed = min(self._threads - 1, len(self._started))
+        allowed = min(self._active - 1, len(self._started))
         slots = self._slot_tables[-1]
         self._native.configure(allowed, int(self._shut_down), ctypes.addressof(self._arena_table),
                                slots.ctypes.data, self._slot_count())
@@ -234,7 +273,7 @@ def get_pool() -> WorkerPool:
     if _pool is None:
         with _pool_lock:
             if _pool is None:
-                _pool = WorkerPool(default_thread_count())
+                _pool = WorkerPool(default_thread_count(), adaptive=not thread_count_is_fixed())
     return _pool
 
 

@@ -27,6 +27,11 @@ _STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
 _PUNCTS = sorted("""<<= >>= ... -> ++ -- << >> <= >= == != && || += -= *= /= %= &= |= ^= ##
     + - * / % & | ^ ~ ! < > = ? : ; , . ( ) [ ] { } #""".split(), key=len, reverse=True)
 _PUNCT = re.compile("|".join(re.escape(p) for p in _PUNCTS))
+# One pattern for all kinds, tried in this order (an alternation takes its first alternative that
+# matches, as trying the patterns one after another would): one match per token instead of five.
+_BLANKS = re.compile(r"[ \t\r\f\v]+")
+_TOKEN_KINDS = (TokenKind.IDENT, TokenKind.PP_NUMBER, TokenKind.CHAR, TokenKind.STRING, TokenKind.PUNCT)
+_TOKEN = re.compile("|".join(f"({p.pattern})" for p in (_IDENT, _PP_NUMBER, _CHAR, _STRING, _PUNCT)))
 
 
 class _Scanner:
@@ -54,8 +59,10 @@ class _Scanner:
                 self.newline()
                 self.at_bol, self.has_space = True, False
             elif c in " \t\r\f\v":
-                self.pos += 1
+                self.pos = _BLANKS.match(text, self.pos).end()
                 self.has_space = True
+            elif c not in "\\/":  # neither a line continuation nor a comment: a token
+                return
             elif text.startswith("\\\n", self.pos) or text.startswith("\\\r\n", self.pos):
                 self.pos = text.index("\n", self.pos) + 1
                 self.newline()
@@ -96,12 +103,9 @@ class _Scanner:
 
     def classify(self) -> tuple[TokenKind, int]:
         """The kind and length of the token at pos (errors become one-character punctuators)."""
-        for pattern, kind in ((_IDENT, TokenKind.IDENT), (_PP_NUMBER, TokenKind.PP_NUMBER),
-                              (_CHAR, TokenKind.CHAR), (_STRING, TokenKind.STRING),
-                              (_PUNCT, TokenKind.PUNCT)):
-            m = pattern.match(self.text, self.pos)
-            if m:
-                return kind, m.end() - self.pos
+        m = _TOKEN.match(self.text, self.pos)
+        if m:
+            return _TOKEN_KINDS[m.lastindex - 1], m.end() - self.pos
         c = self.text[self.pos]
         if c in "'\"":
             self.diags.error(self.location(), f"missing terminating {c} character")

@@ -30,7 +30,10 @@ class TokenCursor:
 
     # ---- cursor -------------------------------------------------------------------------------
     def peek(self, ahead: int = 0) -> Token:
-        return self.tokens[min(self.pos + ahead, len(self.tokens) - 1)]
+        try:
+            return self.tokens[self.pos + ahead]
+        except IndexError:  # past the end: the EOF token, again
+            return self.tokens[-1]
 
     def next(self) -> Token:
         tok = self.peek()

@@ -8,7 +8,6 @@ primaries. Casts and sizeof need to tell a type name from an expression after `(
 """
 from __future__ import annotations
 
-from typing import Callable
 
 from . import ast as A
 from . import types as T
@@ -25,8 +24,12 @@ _UNARY_OPS = {"+": A.UnaryOp.PLUS, "-": A.UnaryOp.MINUS, "!": A.UnaryOp.LOGICAL_
 _ALIGNOF = ("_Alignof", "__alignof__", "__alignof")  # C11's and GNU's spellings (clang takes all three)
 
 
-def _ops(*ops: A.BinaryOp) -> dict[str, A.BinaryOp]:
-    return {op.value: op for op in ops}
+# binary operator spelling -> (precedence level, operator); a higher level binds tighter
+_BINARY = {op.value: (level, op) for level, ops in enumerate((
+    (A.BinaryOp.LOGICAL_OR,), (A.BinaryOp.LOGICAL_AND,), (A.BinaryOp.BIT_OR,), (A.BinaryOp.BIT_XOR,),
+    (A.BinaryOp.BIT_AND,), (A.BinaryOp.EQ, A.BinaryOp.NE),
+    (A.BinaryOp.LT, A.BinaryOp.GT, A.BinaryOp.LE, A.BinaryOp.GE), (A.BinaryOp.SHL, A.BinaryOp.SHR),
+    (A.BinaryOp.ADD, A.BinaryOp.SUB), (A.BinaryOp.MUL, A.BinaryOp.DIV, A.BinaryOp.MOD)), start=1) for op in ops}
 
 
 class ExpressionParser:
@@ -67,53 +70,24 @@ class ExpressionParser:
     def constant_expr(self) -> A.Expr:
         return self.conditional()
 
-    def _left_assoc(self, operand: Callable[[], A.Expr], ops: dict[str, A.BinaryOp]) -> A.Expr:
-        node = operand()
-        while self.peek().kind is TokenKind.PUNCT and self.peek().text in ops:
-            tok = self.next()
-            node = A.Binary(tok.loc, ops[tok.text], node, operand())
-        return node
+    # binary = cast (binary-op cast)*, by precedence climbing over _BINARY's levels (C 6.5.5-6.5.14,
+    # all left-associative): one loop instead of a function per level, since every primary
+    # expression of a program passes through all ten levels.
+    def binary(self, min_level: int = 1) -> A.Expr:
+        node = self.cast()
+        while True:
+            tok = self.peek()
+            if tok.kind is not TokenKind.PUNCT:
+                return node
+            found = _BINARY.get(tok.text)
+            if found is None or found[0] < min_level:
+                return node
+            self.next()
+            node = A.Binary(tok.loc, found[1], node, self.binary(found[0] + 1))
 
-    # logor = logand ("||" logand)*
+    # logor = the binary operators, the loosest first
     def logor(self) -> A.Expr:
-        return self._left_assoc(self.logand, _ops(A.BinaryOp.LOGICAL_OR))
-
-    # logand = bitor ("&&" bitor)*
-    def logand(self) -> A.Expr:
-        return self._left_assoc(self.bitor, _ops(A.BinaryOp.LOGICAL_AND))
-
-    # bitor = bitxor ("|" bitxor)*
-    def bitor(self) -> A.Expr:
-        return self._left_assoc(self.bitxor, _ops(A.BinaryOp.BIT_OR))
-
-    # bitxor = bitand ("^" bitand)*
-    def bitxor(self) -> A.Expr:
-        return self._left_assoc(self.bitand, _ops(A.BinaryOp.BIT_XOR))
-
-    # bitand = equality ("&" equality)*
-    def bitand(self) -> A.Expr:
-        return self._left_assoc(self.equality, _ops(A.BinaryOp.BIT_AND))
-
-    # equality = relational ("==" relational | "!=" relational)*
-    def equality(self) -> A.Expr:
-        return self._left_assoc(self.relational, _ops(A.BinaryOp.EQ, A.BinaryOp.NE))
-
-    # relational = shift ("<" shift | ">" shift | "<=" shift | ">=" shift)*
-    def relational(self) -> A.Expr:
-        return self._left_assoc(self.shift, _ops(A.BinaryOp.LT, A.BinaryOp.GT, A.BinaryOp.LE,
-                                                 A.BinaryOp.GE))
-
-    # shift = add ("<<" add | ">>" add)*
-    def shift(self) -> A.Expr:
-        return self._left_assoc(self.add, _ops(A.BinaryOp.SHL, A.BinaryOp.SHR))
-
-    # add = mul ("+" mul | "-" mul)*
-    def add(self) -> A.Expr:
-        return self._left_assoc(self.mul, _ops(A.BinaryOp.ADD, A.BinaryOp.SUB))
-
-    # mul = cast ("*" cast | "/" cast | "%" cast)*
-    def mul(self) -> A.Expr:
-        return self._left_assoc(self.cast, _ops(A.BinaryOp.MUL, A.BinaryOp.DIV, A.BinaryOp.MOD))
+        return self.binary()
 
     # cast = "(" type-name ")" cast | "(" vector-type-name ")" "(" args ")" | unary
     def cast(self) -> A.Expr:

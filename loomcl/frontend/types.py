@@ -88,10 +88,19 @@ class Type:
         return self.quals.address_space
 
     def unqualified(self) -> "Type":
-        return self if self.quals == NO_QUALIFIERS else _intern(replace(self, quals=NO_QUALIFIERS))
+        return self if self.quals == NO_QUALIFIERS else self.with_quals(NO_QUALIFIERS)
 
     def with_quals(self, quals: Qualifiers) -> "Type":
-        return _intern(replace(self, quals=quals))
+        # Remembered on the (interned) instance: the front-end asks this of the same few types
+        # hundreds of thousands of times, and building and hashing the copy dominated.
+        memo = self.__dict__.get("_with_quals")
+        if memo is None:
+            memo = {}
+            object.__setattr__(self, "_with_quals", memo)
+        found = memo.get(quals)
+        if found is None:
+            found = memo[quals] = _intern(replace(self, quals=quals))
+        return found
 
     @property
     def size(self) -> int:

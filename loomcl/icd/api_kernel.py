@@ -72,8 +72,11 @@ def clSetKernelArg(handle, index, size, value):
         raise LogicError("clSetKernelArg", status_code.INVALID_ARG_INDEX,
                          f"kernel '{kernel.function_name}' has {len(readers)} arguments; index {index} is out of range")
     argument = readers[index](size, value)
+    arguments = kernel.icd_arguments
+    if argument is not None and arguments.get(index) is argument:
+        return  # pyopencl sets every argument before every launch: the same buffer again changes nothing
     kernel.set_arg(index, argument)
-    kernel.icd_arguments[index] = argument  # a buffer stays alive while it is the argument
+    arguments[index] = argument  # a buffer stays alive while it is the argument
 
 
 

@@ -29,6 +29,7 @@ class _Namer:
     def __init__(self) -> None:
         self.names: dict[int, str] = {}
         self.taken: set[str] = set()
+        self.suffixes: dict[str, int] = {}  # hint -> the N to try first for the next `hint.N`
         self.counter = 0
 
     def unique(self, hint: str) -> str:
@@ -38,10 +39,13 @@ class _Namer:
             while hint in self.taken:
                 hint = str(self.counter)
                 self.counter += 1
-        name, n = hint, 1
-        while name in self.taken:
+        name = hint
+        if name in self.taken:  # the first free `hint.N`, from the last one given (see llvm_emitter's)
+            n = self.suffixes.get(hint, 1)
+            while f"{hint}.{n}" in self.taken:
+                n += 1
             name = f"{hint}.{n}"
-            n += 1
+            self.suffixes[hint] = n + 1
         self.taken.add(name)
         return name
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..frontend import ast as A
 from ..ir import Function, GlobalVariable, KernelAttributes, Module
 from ..ir.function import Linkage
+from ..ir import instructions as ins
 from ..ir import types as ty
 from .errors import LoweringError, unsupported
 from .function import FunctionLowerer
@@ -24,10 +25,13 @@ from .types import memory_type, value_type
 MAX_CONSTANT_BYTES = 16 << 20
 
 
-def lower_program(tu: A.TranslationUnit) -> Module:
-    """Lower every function definition and `__constant` variable of tu (see the package doc)."""
+def lower_program(tu: A.TranslationUnit, reachable_only: bool = False) -> Module:
+    """Lower every function definition and `__constant` variable of tu (see the package doc).
+    `reachable_only`: only the kernels and the functions they call (a whole program, not a unit
+    to be linked: nothing else can call the rest; hashcat's headers define hundreds of helpers
+    that one file's kernels never use)."""
     program = ProgramLowerer(tu)
-    return program.lower()
+    return program.lower(reachable_only)
 
 
 class ProgramLowerer:
@@ -39,7 +43,7 @@ class ProgramLowerer:
         self.functions: dict[A.FunctionDecl, Function] = {}
         self.globals: dict[A.VarDecl, GlobalVariable] = {}
 
-    def lower(self) -> Module:
+    def lower(self, reachable_only: bool = False) -> Module:
         for decl in self.tu.globals:
             if decl.address_space is not A.AddressSpace.CONSTANT:
                 raise unsupported(f"program-scope variable '{decl.name}' outside __constant", decl.loc)
@@ -50,8 +54,22 @@ class ProgramLowerer:
                 self.module.linkage[decl.name] = Linkage.INTERNAL
             elif decl.is_inline and not decl.is_kernel:
                 self.module.linkage[decl.name] = Linkage.INLINE
-        for decl, function in self.functions.items():
-            FunctionLowerer(self, decl, function).lower()
+        if not reachable_only:
+            for decl, function in self.functions.items():
+                FunctionLowerer(self, decl, function).lower()
+            return self.module
+        decls = {function: decl for decl, function in self.functions.items()}
+        pending = [f for f in self.functions.values() if f.is_kernel]
+        lowered = set()
+        while pending:
+            function = pending.pop()
+            if function in lowered:
+                continue
+            lowered.add(function)
+            FunctionLowerer(self, decls[function], function).lower()
+            pending += [inst.callee for inst in function.instructions()
+                        if isinstance(inst, ins.Call) and inst.callee in decls]
+        self.module.functions = {name: f for name, f in self.module.functions.items() if f in lowered}
         return self.module
 
     def constant(self, decl: A.VarDecl, name: str) -> GlobalVariable:

@@ -145,12 +145,18 @@ class Buffer:
         return f"<loomcl.Buffer {self.size} bytes at {self.address:#x}>"
 
 
+_FLAGS_CHECKED: set[tuple[int, bool]] = set()  # (flags, with a hostbuf) that passed: pyopencl.array asks for every result
+
+
 def check_mem_flags(flags, hostbuf, routine: str) -> None:
     """The mem_flags rules buffers and images share: known bits, one access mode, the host-pointer flags
     consistent with `hostbuf`."""
     if isinstance(flags, bool) or not isinstance(flags, (int, np.integer)):
         raise LogicError(routine, status_code.INVALID_VALUE, f"flags must be mem_flags bits, got {flags!r}")
     flags = int(flags)
+    key = (flags, hostbuf is not None)
+    if key in _FLAGS_CHECKED:
+        return
     if flags & ~_KNOWN:
         raise LogicError(routine, status_code.INVALID_VALUE, f"unknown mem_flags bits {flags & ~_KNOWN:#x}")
     access, host_access = flags & _ACCESS, flags & _HOST_ACCESS
@@ -174,6 +180,7 @@ def check_mem_flags(flags, hostbuf, routine: str) -> None:
             status_code.INVALID_HOST_PTR,
             "a hostbuf was given without mem_flags.COPY_HOST_PTR or mem_flags.USE_HOST_PTR",
         )
+    _FLAGS_CHECKED.add(key)
 
 
 def _check_size(context: Context, size, hostbuf) -> int:

@@ -1,14 +1,15 @@
 """Deep copies of functions and modules, mapping every value and block to its copy.
 
 The pipeline runs once per (kernel, local size) and rewrites the kernel in place, so it works on a
-fresh copy of the module each time; the frontend's module stays as lowering made it.
+fresh copy of the kernel's call tree each time; the frontend's module stays as lowering made it.
 
 `clone_instruction` copies one instruction (the instruction clones itself: `Instruction.clone`)
 and `remap_instruction` points its operands and blocks at copies; `clone_blocks` copies a set of
 blocks into a function (this is also how inlining copies a callee and how sub-CFG formation
 replicates sub-CFGs). Values not in the map (constants, arguments of an enclosing function, globals
 shared on purpose) stay as they are. Forward references (a phi's value from a later block) are
-resolved by building every instruction first with its original operands and remapping afterwards.
+resolved after every instruction is built; the others are mapped as each copy is made, so that a
+copy never joins, and then leaves, the use-lists of the originals.
 """
 from __future__ import annotations
 
@@ -37,15 +38,26 @@ def clone_blocks(blocks: list[Block], into: Function, values: dict, suffix: str 
     for block in blocks:
         block_map[block] = into.add_block(block.name + suffix)
         block_map[block].comment = block.comment
-    copies = []
+    pending = {inst for block in blocks for inst in block.instructions}  # not copied yet
+    forward = []  # (copy, operand index, original): operands copied after their user
     for block in blocks:
+        target = block_map[block]
         for inst in block.instructions:
-            new = clone_instruction(inst)
+            operands, later = [], []
+            for index, operand in enumerate(inst.operands):
+                if operand in pending:
+                    later.append((index, operand))
+                    operands.append(operand)
+                else:
+                    operands.append(values.get(operand, operand))
+            new = inst.clone(operands)
+            forward += [(new, index, operand) for index, operand in later]
+            new.remap_blocks(block_map)
+            pending.discard(inst)
             values[inst] = new
-            block_map[block].append(new)
-            copies.append(new)
-    for new in copies:
-        remap_instruction(new, values, block_map)
+            target.append(new)
+    for new, index, original in forward:
+        new.set_operand(index, values[original])
     return block_map
 
 
@@ -71,19 +83,40 @@ def clone_function(function: Function, name: str | None = None, values: dict | N
     return new
 
 
-def clone_module(module: Module) -> Module:
-    """A deep copy: globals, functions, and calls retargeted to the copied callees."""
+def clone_module(module: Module, roots: list[str] | None = None) -> Module:
+    """A deep copy: globals, functions, and calls retargeted to the copied callees. With `roots`
+    (function names), only those functions and what they call, directly or not: a kernel's call
+    tree is all its work-group function needs, and a program may hold hundreds of others."""
     new = Module()
-    values: dict[Value, Value] = {}
-    for var in module.globals:
-        copy_var = GlobalVariable(var.name, var.value_type, var.address_space,
-                                  None if var.initializer is None else list(var.initializer))
-        values[var] = copy_var
-        new.globals.append(copy_var)
-    for function in module.functions.values():
+    values = clone_globals(module, new)
+    functions = module.functions.values() if roots is None else call_tree(module, roots)
+    for function in functions:
         new.add_function(clone_function(function, values=dict(values)))
     for function in new.functions.values():
         for inst in function.instructions():
             if isinstance(inst, ins.Call):
                 inst.callee = new.functions[inst.callee.name]
     return new
+
+
+def clone_globals(module: Module, into: Module) -> dict[Value, Value]:
+    """Copies of `module`'s program-scope globals added to `into`: {original: copy}."""
+    values: dict[Value, Value] = {}
+    for var in module.globals:
+        copy_var = GlobalVariable(var.name, var.value_type, var.address_space,
+                                  None if var.initializer is None else list(var.initializer))
+        values[var] = copy_var
+        into.globals.append(copy_var)
+    return values
+
+
+def call_tree(module: Module, roots: list[str]) -> list[Function]:
+    """The functions named `roots` and every function they call, transitively, in module order."""
+    reached, pending = set(), [module.functions[name] for name in roots]
+    while pending:
+        function = pending.pop()
+        if function in reached:
+            continue
+        reached.add(function)
+        pending += [inst.callee for inst in function.instructions() if isinstance(inst, ins.Call)]
+    return [f for f in module.functions.values() if f in reached]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ..ir import instructions as ins
 from ..ir.function import Block, Function, Module
-from .clone import clone_blocks
+from .clone import clone_blocks, clone_function, clone_globals
 from .passes import PassContext
 
 NAME = "inline"
@@ -45,11 +45,13 @@ def split_block_after(inst: ins.Instruction, name: str = "") -> Block:
     return tail
 
 
-def inline_call(call: ins.Call) -> list[ins.Call]:
-    """Inline one call; returns the calls found in the inlined body."""
+def inline_call(call: ins.Call, shared: dict | None = None) -> list[ins.Call]:
+    """Inline one call; returns the calls found in the inlined body. `shared`: values the callee's
+    copy takes in place of those it names (another module's globals: inlined_kernel)."""
     block, caller, callee = call.block, call.block.function, call.callee
     continuation = split_block_after(call, block.name + ".after." + callee.name)
-    values = dict(zip(callee.params, call.args))
+    values = dict(shared or {})
+    values.update(zip(callee.params, call.args))
     block_map = clone_blocks(callee.blocks, caller, values, suffix="." + callee.name)
     copies = [block_map[b] for b in callee.blocks]
     for copy in copies:  # place the body between the caller block and its continuation
@@ -96,7 +98,7 @@ def _join_results(results: list[tuple], continuation: Block, call: ins.Call):
     return phi
 
 
-def run_function(function: Function) -> bool:
+def run_function(function: Function, shared: dict | None = None) -> bool:
     """Inline every call in `function`, transitively; whether there was any."""
     worklist = [(i, 0) for i in function.instructions() if isinstance(i, ins.Call)]
     changed = bool(worklist)
@@ -105,8 +107,19 @@ def run_function(function: Function) -> bool:
         if depth > MAX_INLINE_DEPTH:
             raise RecursionError(f"inlining @{call.callee.name} into @{function.name}: calls nest "
                                  f"deeper than {MAX_INLINE_DEPTH} (recursion?)")
-        worklist += [(c, depth + 1) for c in inline_call(call)]
+        worklist += [(c, depth + 1) for c in inline_call(call, shared)]
     return changed
+
+
+def inlined_kernel(module: Module, kernel_name: str) -> Module:
+    """A new module holding the kernel with every call inlined, and copies of the globals; `module`
+    is not changed. The callees' bodies are copied straight from `module` (cloning the call tree
+    first, as the pipeline does, would copy every body twice)."""
+    new = Module()
+    globals_map = clone_globals(module, new)
+    kernel = new.add_function(clone_function(module.functions[kernel_name], values=dict(globals_map)))
+    run_function(kernel, globals_map)
+    return new
 
 
 def inline_kernels(module: Module, kernel_names: list[str] | None = None) -> None:

@@ -106,7 +106,7 @@ def decide(loop: Loop, loops: LoopInfo, strides: Strides, uniformity: Uniformity
                         "-loomcl-loop-order-bfo" if work else "no per-work-item work")
     trips = constant_trip_count(loop, local_size, MAX_UNROLLED_TRIPS)
     if trips is not None:
-        return Decision(loop, Order.DFO, f"{trips} trips: unrolled inside the work-item loop")
+        return Decision(loop, Order.DFO, f"{trips} trips: inside the work-item loop, its values in registers")
     if not _has_varying_work(loop, uniformity):
         return Decision(loop, Order.DFO, "no per-work-item work")
     accesses = strides.in_loop(loop)

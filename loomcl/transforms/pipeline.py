@@ -1,7 +1,7 @@
 """The work-group pipeline: one kernel of a work-item-form module -> one work-group function.
 
-The pipeline first clones the module: it runs once per (kernel, local size) and rewrites in place;
-the frontend's module must stay as lowering made it. Then it runs the passes of `PIPELINE` in order,
+The pipeline first clones the kernel's call tree: it runs once per (kernel, local size) and rewrites
+in place; the frontend's module must stay as lowering made it. Then it runs the passes of `PIPELINE` in order,
 each `run(function, analyses) -> bool` (passes.py). Why they are in this order:
 
  1. inline          Barriers and work-item queries inside helpers must be visible in one CFG before
@@ -220,7 +220,7 @@ def work_group_module(module: Module, kernel_name: str, local_size,
     if kernel_name not in module.functions or not module.functions[kernel_name].is_kernel:
         raise KeyError(f"no kernel named {kernel_name!r} in the module")
     while True:
-        copy = clone_module(module)
+        copy = clone_module(module, roots=[kernel_name])
         function = copy.functions[kernel_name]
         try:
             run_pipeline(function, PassContext(function, options, local_size, copy))

@@ -18,12 +18,12 @@ divergence still makes it VARYING.
 from __future__ import annotations
 
 from ..analysis.loops import LoopInfo
+from ..analysis.trip_count import unrolled_loops
 from ..analysis.uniformity import UNIFORM, VARYING, Kind, Shape, Uniformity, consecutive
 from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Function, WorkItemLoop
 from ..ir.values import Value
-from .implicit_loop_barriers import MAX_UNROLLED_TRIPS, constant_trip_count
 
 
 class LaneShapes(Uniformity):
@@ -73,20 +73,20 @@ _WIDENED_EFFECTS = (ins.Store, ins.Fence)  # wfv_widen.py writes these lane by l
 
 def unsupported(function: Function, loop: WorkItemLoop, loops: LoopInfo, everywhere: bool = False) -> str | None:
     """Why whole-function vectorization cannot apply to `loop`, or should not (None: it can). Bodies
-    without loops, or whose loops LLVM unrolls fully (a small constant trip count, as
-    implicit-loop-barriers reckons it), are left to LLVM's loop vectorizer, which does as well there
-    (sgemmTiled's `k < 16` measured 30% slower through WFV)."""
+    without loops, or whose loops LLVM unrolls fully (analysis/trip_count.py's `unrolled_loops`, the
+    loops codegen marks), are left to LLVM's loop vectorizer, which does as well there (sgemmTiled's
+    `k < 16` measured 30% slower through WFV). A short loop too big to unroll stays a loop inside the
+    x loop, which LLVM then never vectorizes: WFV takes it (clpeak's float8 chains: 16 trips of 384
+    instructions ran 8 lanes wide through SLP, 28x slower per lane than float4's)."""
     if loop.latch.phis and function.predecessors()[loop.exit] != [loop.latch]:
         return "the work-items choose the next region, which is entered from elsewhere too"
     if loop.header.phis != [loop.counter]:
         return "the loop header has phis besides its counter"
     body = loop.blocks - {loop.latch}
-    has_inner_loop = False
+    inner_loops = {inner for inner in loops.loops if inner.header is not loop.header and inner.header in body}
+    unrolled = unrolled_loops(loops, inner_loops.__contains__, function.local_size)
+    has_inner_loop = any(inner not in unrolled for inner in inner_loops)
     for block in body:
-        inner = loops.loop_of(block)
-        if inner is not None and inner.header is not loop.header and inner.header in body and (
-                constant_trip_count(inner, function.local_size, MAX_UNROLLED_TRIPS) is None):
-            has_inner_loop = True
         for inst in block.instructions:
             reason = _UNSUPPORTED.get(type(inst))
             if reason is None and type(inst).__module__.endswith("images"):
@@ -110,3 +110,36 @@ def _lane_type(inst: ins.Instruction) -> bool:
     """Whether the value (or the value it stores) can be one lane of a vector."""
     t = inst.accessed_type  # a store's value, else the result
     return t is ty.void or isinstance(t, (ty.IntType, ty.FloatType, ty.PointerType))
+
+
+VECTOR_REGISTERS = 32  # AVX-512's zmm0-31 (vectorize_work_items.VECTOR_BYTES's target)
+
+
+def vector_state(shapes: LaneShapes, loops: LoopInfo, body) -> int:
+    """The most varying values that one kernel loop inside the x loop keeps live at once: its
+    header's varying phis, the varying values from outside it that it reads, and the varying values
+    it computes from those alone (LLVM hoists them out of the loop). Under WFV each is a vector
+    register; more than VECTOR_REGISTERS spill in every iteration (clpeak's float16 chains: 16
+    accumulators and 32 hoisted products ran at 0.7x of LLVM's code)."""
+    most = 0
+    for inner in loops.loops:
+        if inner.header not in body:
+            continue
+        invariant: dict[ins.Instruction, tuple] = {}  # -> its value number (LLVM merges equal ones)
+        live = {phi for phi in inner.header.phis if shapes.shape(phi).kind is Kind.VARYING}
+        for block in inner.blocks:
+            for inst in block.instructions:
+                inside = [v for v in inst.operands if isinstance(v, ins.Instruction) and v.block in inner.blocks]
+                if inst.is_pure and not isinstance(inst, ins.Phi) and all(v in invariant for v in inside):
+                    invariant[inst] = (type(inst), getattr(inst, "opcode", None), inst.type,
+                                       tuple(invariant.get(v, id(v)) for v in inst.operands))
+                    continue
+                for v in inst.operands:
+                    if not isinstance(v, ins.Instruction) or shapes.shape(v).kind is not Kind.VARYING:
+                        continue
+                    if v in invariant:
+                        live.add(invariant[v])
+                    elif v.block not in inner.blocks and v.block in body:
+                        live.add(v)
+        most = max(most, len(live))
+    return most

@@ -249,3 +249,35 @@ def test_scalar_arguments_of_every_width_arrive_exactly():
     assert out["set"] == [0] * 10
     assert out["ints"] == [-128, 255, -32768, 65535, -2**31, 2**32 - 1, -2**63, (2**64 - 2) >> 1]
     assert out["float_exact"] and out["reals"][1] == 2.0**-1000
+
+
+def test_the_same_buffer_set_again_and_a_new_buffer_at_a_released_handle():
+    """clSetKernelArg skips a buffer that is already the argument (pyopencl sets every argument before
+    every launch); a buffer released and a new one made (its handle may be the old one's) is a
+    different argument, and the launch writes the new one."""
+    out = run(f'''
+    context = new_context()
+    queue = new_queue(context)
+    program = new_program(context, {SOURCE!r})
+    maybe, _ = make(cl.clCreateKernel, program, b"maybe")
+    null = c_void_p(None)
+    assert cl.clSetKernelArg(maybe, 1, sizeof(c_void_p), byref(null)) == 0
+    first = new_buffer(context, 16)
+    assert set_mem_arg(maybe, 0, first) == 0 and set_mem_arg(maybe, 0, first) == 0
+    assert cl.clEnqueueNDRangeKernel(queue, maybe, 1, None, (c_size_t * 1)(4), None, 0, None, None) == 0
+    values = (ctypes.c_int32 * 4)()
+    assert cl.clEnqueueReadBuffer(queue, first, 1, 0, 16, values, 0, None, None) == 0
+    out["first"] = list(values)
+    out["handles"] = [first]
+    for _ in range(4):
+        assert cl.clReleaseMemObject(c_void_p(out["handles"][-1])) == 0
+        fresh = new_buffer(context, 16)
+        out["handles"].append(fresh)
+        assert set_mem_arg(maybe, 0, fresh) == 0
+        assert cl.clEnqueueNDRangeKernel(queue, maybe, 1, None, (c_size_t * 1)(4), None, 0, None, None) == 0
+        values = (ctypes.c_int32 * 4)()
+        assert cl.clEnqueueReadBuffer(queue, fresh, 1, 0, 16, values, 0, None, None) == 0
+        out.setdefault("fresh", []).append(list(values))
+    ''')
+    assert out["first"] == [-1] * 4
+    assert out["fresh"] == [[-1] * 4] * 4

@@ -81,3 +81,44 @@ def test_verifier_catches_missing_terminator_and_phi_mismatch():
         ir.verify_function(g)
     phi.add_incoming(ir.Constant(ty.i32, 2), entry)
     ir.verify_function(g)
+
+
+def test_use_list_counts_each_operand_slot_and_keeps_first_use_order():
+    f = build_scale()
+    gid, p = f.entry.instructions[0], f.entry.instructions[1]
+    a = f.params[1]
+    both = ir.BinaryOp(ir.BinaryOpcode.FMUL, a, a, "sq")  # one user, two slots
+    assert list(a.users) == [f.entry.instructions[3], both, both]
+    assert len(a.users) == 3 and both in a.users
+    both.set_operand(0, ir.Constant(ty.f32, 2.0))
+    assert list(a.users) == [f.entry.instructions[3], both]
+    both.drop_operands()
+    assert list(a.users) == [f.entry.instructions[3]] and both not in a.users
+    with pytest.raises(ValueError):
+        a.users.remove(both)
+    p.set_operand(1, ir.Constant(ty.i64, 0))
+    assert not gid.users
+
+
+def test_replace_all_uses_rewrites_every_slot_of_a_user():
+    f = build_scale()
+    a = f.params[1]
+    b = ir.Builder()
+    b.position_before(f.entry.terminator)
+    sq = b.binary(ir.BinaryOpcode.FMUL, a, a, "sq")
+    half = ir.Constant(ty.f32, 0.5)
+    a.replace_all_uses_with(half)
+    assert sq.operands == (half, half) and not a.users
+
+
+def test_printer_numbers_values_that_share_a_name_in_order():
+    f = ir.Function("k", ty.void, [ty.f32, ty.f32], ["x", "x.2"], is_kernel=True)
+    b = ir.Builder(f.add_block("entry"))
+    v = f.params[0]
+    for _ in range(4):
+        v = b.binary(ir.BinaryOpcode.FADD, v, f.params[1], "x")
+    b.ret()
+    text = ir.print_function(f)
+    assert "(f32 %x, f32 %x.2)" in text
+    assert [line.split(" = ")[0].strip() for line in text.splitlines() if " = " in line] == \
+        ["%x.1", "%x.3", "%x.4", "%x.5"]  # x.2 is the parameter's

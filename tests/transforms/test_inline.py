@@ -56,3 +56,13 @@ def test_return_value_of_single_return_needs_no_phi():
     inline.inline_kernels(copy)
     text = ir.print_function(copy.functions["k"])
     assert text.count("phi") == 1
+
+
+def test_clone_of_a_call_tree_copies_only_what_the_kernel_reaches():
+    module = read_module(MODULE.replace("kernel @k(", "func void @unused() {\nentry:\n  ret\n}\n\nkernel @k("))
+    assert set(module.functions) == {"clamp01", "twice", "unused", "k"}
+    copy = clone_module(module, roots=["k"])
+    assert list(copy.functions) == ["clamp01", "twice", "k"]  # module order kept
+    calls = [i for f in copy.functions.values() for i in f.instructions() if isinstance(i, ir.Call)]
+    assert calls and all(c.callee is copy.functions[c.callee.name] for c in calls)
+    assert list(clone_module(module, roots=["twice"]).functions) == ["twice"]

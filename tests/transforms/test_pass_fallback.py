@@ -81,7 +81,7 @@ def test_a_failing_pass_of_the_contract_is_an_internal_compiler_error(monkeypatc
 def test_an_internal_error_of_the_front_half_is_an_internal_compiler_error(monkeypatch):
     from loomcl import lower
 
-    def broken(unit):
+    def broken(*args, **kwargs):
         raise TypeError("no rule for this node")
 
     monkeypatch.setattr(lower, "lower_program", broken)

@@ -203,11 +203,12 @@ class Instruction(Value):
 
     # -- cloning -----------------------------------------------------------------------------
 
-    def clone(self) -> Instruction:
-        """A new, unplaced instruction of this kind with the same operands, type, name, source
+    def clone(self, operands: list[Value] | None = None) -> Instruction:
+        """A new, unplaced instruction of this kind with the same operands (or `operands`, one for
+        each: a copy in another function takes that function's values), type, name, source
         location and fields; nothing uses it yet."""
         new = object.__new__(type(self))
-        Instruction.__init__(new, self.type, self._operands, self.name)
+        Instruction.__init__(new, self.type, self._operands if operands is None else operands, self.name)
         new.loc = self.loc
         for field in self.fields:
             value = getattr(self, field)
