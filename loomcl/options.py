@@ -7,7 +7,8 @@ rest to the front-end. The same object then goes to the work-group pipeline (tra
 which passes run, verification and printing between them) and to code generation (codegen/: the
 LLVM pipeline and the object cache), so a switch is declared once and never copied between classes.
 Nothing reads the environment mid-build: `LOOMCL_CHECK=1` (checked mode for every build of the
-process) is read once per build, by `split`.
+process) is read once per build, by `split`; `LOOMCL_STRICT=1` (internal errors of optional passes
+raised, not fallen back from: the test suite and the differential tester) when options are made.
 
 The benchmark switches techniques off to measure them (bench/configs.py names the variants).
 `ids_fit_int` has no switch: the runtime sets it per launch (every global id of the launch fits in
@@ -24,6 +25,11 @@ from typing import ClassVar
 
 
 CHECK_ENVIRONMENT = "LOOMCL_CHECK"
+STRICT_ENVIRONMENT = "LOOMCL_STRICT"
+
+
+def _strict_by_environment() -> bool:
+    return os.environ.get(STRICT_ENVIRONMENT, "").strip() not in ("", "0")
 
 
 @dataclass(frozen=True)
@@ -106,6 +112,10 @@ class CompilerOptions:
     LOOMCL_MICROPROFILE=0. It does not change any variant's code, so it is not in the cache key."""
 
     # -- debugging the pipeline -----------------------------------------------------------------
+    strict: bool = dataclasses.field(default_factory=_strict_by_environment)
+    """An internal error in an optional pass is raised instead of leaving the pass out with a warning
+    in the build log (transforms/pipeline.py): tests must see every such bug. LOOMCL_STRICT=1 in the
+    environment when the options are made (tests/conftest.py sets it for the test suite)."""
     verify_each: bool = False
     """Run the IR verifier after every pass (and check that a pass reporting no change made none)."""
     print_after: tuple[str, ...] = ()

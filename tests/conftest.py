@@ -1,8 +1,14 @@
 """Fixtures every test folder may use: one context and one queue for the session (the runtime's own
-tests replace them with fresh ones per test)."""
+tests replace them with fresh ones per test). The whole suite runs in strict mode (LOOMCL_STRICT=1,
+set before loomcl is imported, and inherited by the processes tests start): an internal error in an
+optional pass fails its test instead of falling back quietly."""
 from __future__ import annotations
 
-import pytest
+import os
+
+os.environ["LOOMCL_STRICT"] = "1"
+
+import pytest  # noqa: E402 - after the environment is set
 
 import loomcl as cl
 

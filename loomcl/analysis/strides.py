@@ -84,7 +84,8 @@ class Access:
 
     @property
     def kind(self) -> str:
-        return {ins.Load: "load", ins.Store: "store"}.get(type(self.inst), "atomic")
+        inst = self.inst
+        return "atomic" if inst.reads_memory and inst.writes_memory else "store" if inst.writes_memory else "load"
 
     def where(self) -> str:
         loc = self.inst.loc
@@ -93,13 +94,7 @@ class Access:
 
 def access_pointer(inst: ins.Instruction) -> tuple[Value, ty.Type] | None:
     """The address and accessed type of a load, store or atomic; None for anything else."""
-    if isinstance(inst, ins.Load):
-        return inst.pointer, inst.type
-    if isinstance(inst, ins.Store):
-        return inst.pointer, inst.value.type
-    if isinstance(inst, (ins.AtomicRMW, ins.AtomicCmpXchg)):
-        return inst.pointer, inst.type
-    return None
+    return None if inst.address is None else (inst.address, inst.accessed_type)
 
 
 class Strides:
@@ -120,7 +115,7 @@ class Strides:
         strides = self._solve(variable)
         if isinstance(value, ins.Instruction) and value in strides:
             return strides[value]
-        if isinstance(variable, Loop) and isinstance(value, ins.Instruction) and value.block in variable.blocks:
+        if isinstance(variable, Loop) and ins.defined_in(value, variable.blocks):
             return IRREGULAR  # unreachable code inside the loop
         return ZERO
 
@@ -219,8 +214,8 @@ class _Transfer:
     def of(self, i: ins.Instruction):
         if isinstance(i, ins.WorkItemQuery):
             v = self.variable
-            local = i.query is ins.Query.LOCAL_ID and isinstance(v, int) and i.dim == v
-            group = i.query is ins.Query.GROUP_ID and isinstance(v, Group) and i.dim == v.dim
+            local = isinstance(v, int) and ins.is_query(i, ins.Query.LOCAL_ID, v)
+            group = isinstance(v, Group) and ins.is_query(i, ins.Query.GROUP_ID, v.dim)
             return constant(1) if local or group else ZERO
         operands = [self.get(v) for v in i.operands]
         if isinstance(i, ins.Phi):
@@ -233,7 +228,7 @@ class _Transfer:
         if any(s is _BOTTOM for s in operands):
             return _BOTTOM
         if all(s.is_zero for s in operands):
-            return ZERO if not isinstance(i, (ins.AtomicRMW, ins.AtomicCmpXchg, ins.Call)) else IRREGULAR
+            return IRREGULAR if i.has_side_effects else ZERO  # an atomic's old value changes every time
         if isinstance(i, ins.BinaryOp) and isinstance(i.type, ty.IntType):
             return self.binary(i, *operands)
         if isinstance(i, ins.ElementPtr):
@@ -294,7 +289,7 @@ class _Transfer:
     def step(self, phi: ins.Phi, value: Value) -> Poly | None:
         if value is phi:
             return Poly()
-        invariant = lambda v: not isinstance(v, ins.Instruction) or v.block not in self.variable.blocks
+        invariant = lambda v: not ins.defined_in(v, self.variable.blocks)
         poly = self.strides.poly
         if isinstance(value, ins.BinaryOp) and value.opcode in (Op.ADD, Op.SUB):
             if value.lhs is phi and invariant(value.rhs):

@@ -22,7 +22,7 @@ MAX_UNROLLED_INSTRUCTIONS = 4096
 def _constant(value, local_size) -> int | None:
     if isinstance(value, Constant) and isinstance(value.type, ty.IntType):
         return value.signed_value
-    if isinstance(value, ins.WorkItemQuery) and value.query is ins.Query.LOCAL_SIZE:
+    if ins.is_query(value, ins.Query.LOCAL_SIZE):
         return local_size[value.dim]
     if isinstance(value, ins.Cast) and value.opcode in (ins.CastOpcode.TRUNC, ins.CastOpcode.ZEXT, ins.CastOpcode.SEXT):
         return _constant(value.value, local_size)

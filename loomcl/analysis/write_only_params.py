@@ -18,9 +18,6 @@ from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.function import Function
 
-_ADDRESS_ARITHMETIC = (ins.ElementPtr, ins.FieldPtr)
-_POINTER_CASTS = (ins.CastOpcode.BITCAST, ins.CastOpcode.ADDRSPACECAST)
-
 
 def write_only_params(function: Function) -> tuple[int, ...]:
     """Indices of the `__global` pointer parameters of `function` that are only stored through."""
@@ -43,9 +40,7 @@ def _only_stored_through(pointer) -> bool:
                 pending.extend(u for u in user.pointer.users if isinstance(u, ins.Load))
             elif isinstance(user, ins.Store):
                 continue  # stored through: what write-only means
-            elif isinstance(user, _ADDRESS_ARITHMETIC) and user.operands[0] is value:
-                pending.append(user)
-            elif isinstance(user, ins.Cast) and user.opcode in _POINTER_CASTS:
+            elif user.address_origin is value:  # address arithmetic, pointer casts
                 pending.append(user)
             else:
                 return False

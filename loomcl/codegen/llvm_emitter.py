@@ -276,7 +276,7 @@ class FunctionEmitter:
         covers is marked (global, constant, local; math calls read constant tables): private storage
         (context arrays, uniform slots, private arrays) is ours, LLVM analyzes allocas exactly, and
         marking it let LLVM 22's interleaved-access grouping mis-stride `pa[lid][lid & 3]`
-        (../shared/regressions/workgroup/fuzz_122 and others). Volatile accesses (as `_is_volatile` sees
+        (tests/difftest/reported/workgroup/fuzz_122 and others). Volatile accesses (as `_is_volatile` sees
         them) are not marked either: a loop annotated parallel skips LLVM's refusal of volatile
         accesses, and LLVM 22's loop vectorizer then asserts on a predicated volatile load ("underlying
         instruction may write to memory", tests/codegen/test_volatile.py); unmarked, LLVM keeps them

@@ -49,10 +49,9 @@ def whole_loop_width(loop: WorkItemLoop, unrolled: list[Loop]) -> int | None:
         term = block.terminator
         if block is not loop.latch and not isinstance(term, ins.Jump) and block not in loop_tests:
             return None
-        if any(isinstance(i, (ins.AtomicRMW, ins.AtomicCmpXchg)) for i in block.instructions):
+        if any(i.reads_memory and i.writes_memory for i in block.instructions):  # atomics
             return None
-    sizes = [(i.type if isinstance(i, ins.Load) else i.value.type).size
-             for b in blocks for i in b.instructions if isinstance(i, (ins.Load, ins.Store))]
+    sizes = [i.accessed_type.size for b in blocks for i in b.instructions if i.address is not None]
     return WHOLE_LOOP_TRIPS if sizes and max(sizes) == 8 else None
 
 

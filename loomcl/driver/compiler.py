@@ -13,6 +13,10 @@ this happens in the kernel IR, before work-group formation).
 Loomcl-specific build options (`-loomcl-...`, loomcl/options.py) choose pipeline and codegen variants
 so that the benchmark can show what each technique is worth; they are parsed once, here, into the
 frozen `CompilerOptions` that both halves read.
+
+A build raises only loomcl's own errors: any other exception out of a stage is a bug of loomcl and
+becomes an `InternalCompilerError` (a build failure whose log says so). An optional pass that fails
+inside is left out instead (transforms/pipeline.py), and its warning joins the program's notes.
 """
 from __future__ import annotations
 
@@ -134,6 +138,35 @@ def calls_printf(module, function) -> bool:
     return False
 
 
+class InternalCompilerError(frontend.CompileError):
+    """A bug of loomcl met while compiling, never the kernel's fault: a build failure whose log names
+    the stage (and the pass, from the error's notes) and asks for a report. The error is the cause."""
+
+    def __init__(self, where: str, error: BaseException) -> None:
+        notes = "".join(f" ({note})" for note in getattr(error, "__notes__", ()))
+        self.diagnostics = []
+        self.log = (f"internal compiler error {where}{notes}: {type(error).__name__}: {error}\n"
+                    "This is a bug in loomcl, not in the kernel: please report it with the kernel and its "
+                    "build options.")
+        Exception.__init__(self, self.log)
+
+
+def _own_errors() -> tuple[type, ...]:
+    from .linker import LinkError
+
+    return (*BUILD_FAILURES, frontend.OptionError, LinkError)
+
+
+def internal_errors_reported(where: str, work):
+    """work(), with any exception but loomcl's own raised as an InternalCompilerError."""
+    try:
+        return work()
+    except _own_errors():
+        raise
+    except Exception as error:
+        raise InternalCompilerError(where, error) from error
+
+
 MAX_IMAGE_FORMAT_VARIANTS = 4
 
 
@@ -151,6 +184,17 @@ class CompiledProgram:
     _image_formats: dict = field(default_factory=dict)  # kernel name -> the format tuples specialized for
     _inlined_kernels: dict = field(default_factory=dict)  # kernel name -> Future of its inlined module
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _notes: list = field(default_factory=list)  # warnings of the back half not yet in the program's log
+
+    def take_notes(self) -> list[str]:
+        """The back half's warnings (an optional pass left out) since the last call, for the build log."""
+        with self._lock:
+            notes, self._notes[:] = list(self._notes), []
+        return notes
+
+    def _note(self, text: str) -> None:
+        with self._lock:
+            self._notes.append(text)
 
     def local_variable_bytes(self, kernel_name: str) -> int:
         from ..codegen.entry import local_variable_bytes
@@ -166,12 +210,15 @@ class CompiledProgram:
     def work_group_ir(self, kernel_name: str, local_size: tuple[int, int, int], ids_fit_int: bool = False):
         """The kernel in work-group form for one local size. `ids_fit_int`: the launch promises that
         every global id fits in a C int (the runtime checks offset + global size)."""
-        return self._work_group_ir(kernel_name, local_size, self.options.replace(ids_fit_int=ids_fit_int))
+        options = self.options.replace(ids_fit_int=ids_fit_int)
+        return internal_errors_reported(f"in the work-group pipeline of kernel '{kernel_name}'",
+                                        lambda: self._work_group_ir(kernel_name, local_size, options))
 
     def _work_group_ir(self, kernel_name: str, local_size, options: CompilerOptions):
         from ..transforms.pipeline import work_group_function
 
-        return work_group_function(self._inlined(kernel_name), kernel_name, tuple(local_size), options)
+        return work_group_function(self._inlined(kernel_name), kernel_name, tuple(local_size), options,
+                                   self._note)
 
     def _inlined(self, kernel_name: str):
         """A module holding the kernel with every call inlined and its variables in SSA form (and
@@ -228,7 +275,8 @@ class CompiledProgram:
                 owner = False
         if owner:
             try:
-                found.set_result(self._compile(*key))
+                found.set_result(internal_errors_reported(
+                    f"compiling kernel '{kernel_name}' for local size {tuple(local_size)}", lambda: self._compile(*key)))
             except BaseException as exc:
                 with self._lock:  # a later call tries again (an interrupted compile may succeed then)
                     del self._functions[key]
@@ -265,7 +313,8 @@ def compile_unit(source: str, options: str = "", headers: dict[str, str] | None 
                  filename: str = "<kernel>") -> CompiledUnit:
     """Front half for one unit of a program linked later; raises frontend.CompileError /
     frontend.OptionError. `headers`: `#include` name -> text (clCompileProgram's headers)."""
-    return on_deep_stack(lambda: _paused(_compile_unit, source, options, headers or {}, filename))
+    return internal_errors_reported(
+        "compiling a unit", lambda: on_deep_stack(lambda: _paused(_compile_unit, source, options, headers or {}, filename)))
 
 
 def _compile_unit(source: str, options: str, headers: dict[str, str], filename: str) -> CompiledUnit:
@@ -287,6 +336,10 @@ def link(units: list[CompiledUnit], options: str = "") -> CompiledProgram | None
     """Link units into a program (None for -create-library, after checking that the units do not
     clash); raises frontend.OptionError for a bad link option and linker.LinkError. loomcl's own
     switches (-loomcl-*) act where work-group functions are made, so they are taken from here."""
+    return internal_errors_reported("linking", lambda: _link(units, options))
+
+
+def _link(units: list[CompiledUnit], options: str) -> CompiledProgram | None:
     from .linker import link_modules
 
     compiler_options, rest = CompilerOptions.split(options or "")
@@ -322,7 +375,7 @@ def linked_options(options: CompilerOptions, units: list[CompiledUnit], link_mat
 
 def build(source: str, options: str = "", filename: str = "<kernel>") -> CompiledProgram:
     """Front half of the compiler; raises frontend.CompileError / frontend.OptionError."""
-    return on_deep_stack(lambda: _paused(_build, source, options, filename))
+    return internal_errors_reported("building", lambda: on_deep_stack(lambda: _paused(_build, source, options, filename)))
 
 
 def _paused(stage, *args):

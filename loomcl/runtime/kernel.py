@@ -207,13 +207,24 @@ class Kernel:
                 message = f"kernel '{self.function_name}' could not be compiled for local size {local_size}:\n{exc.log}"
                 self.program.add_to_build_log(message)
                 raise errors.RuntimeError(ROUTINE, status_code.BUILD_PROGRAM_FAILURE, message) from None
+            finally:
+                self._log_notes()
             self._functions[key] = function
         return function
 
     def _variant(self, local_size, ids_fit_int: bool, image_formats: tuple, streamed: tuple, switches: tuple):
         """The work-group function of a variant of the kernel (engine/variants.py)."""
-        return self._compiled.work_group_function(self.function_name, local_size, ids_fit_int, image_formats,
-                                                  streamed, variant=switches)
+        try:
+            return self._compiled.work_group_function(self.function_name, local_size, ids_fit_int, image_formats,
+                                                      streamed, variant=switches)
+        finally:
+            self._log_notes()
+
+    def _log_notes(self) -> None:
+        """The compiler's warnings from this kernel's back half (an optional pass left out after an
+        internal error) go to the build log, as a warning of build() would."""
+        for note in self._compiled.take_notes():
+            self.program.add_warning_to_build_log(note)
 
     @property
     def attributes(self) -> str:

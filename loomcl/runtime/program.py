@@ -242,6 +242,12 @@ class Program:
         log says so, as it would had the failure happened in build()."""
         self._build_log = f"{self._build_log}\n{text}" if self._build_log else text
 
+    def add_warning_to_build_log(self, text: str) -> None:
+        """A warning of a kernel's back half (an optional pass left out after an internal error):
+        in the build log, and a CompilerWarning, as pyopencl reports a build's warnings."""
+        self.add_to_build_log(text)
+        warnings.warn(text, CompilerWarning, stacklevel=5)
+
     def compiled(self, routine: str):
         """The compiler's result, or LogicError INVALID_PROGRAM_EXECUTABLE before a successful build."""
         if self._compiled is None:

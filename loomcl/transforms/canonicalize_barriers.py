@@ -30,7 +30,7 @@ ENTRY_FLAGS = EXIT_FLAGS = 0
 
 
 def is_barrier_block(block: Block) -> bool:
-    return bool(block.instructions) and isinstance(block.instructions[0], ins.Barrier)
+    return bool(block.instructions) and block.instructions[0].is_barrier
 
 
 def unify_returns(function: Function) -> Block:
@@ -93,7 +93,7 @@ def run(function: Function, analyses: PassContext) -> bool:
     """Always a change: the prologue and the entry and exit barriers are new."""
     exit_block = unify_returns(function)
     make_prologue(function)
-    for barrier in [i for i in function.instructions() if isinstance(i, ins.Barrier)]:
+    for barrier in [i for i in function.instructions() if i.is_barrier]:
         isolate_barrier(barrier)
     exit_block.insert(0, ins.Barrier(EXIT_FLAGS))
     preds = function.predecessors()

@@ -62,9 +62,9 @@ class _Match:
 
 def _hoistable(value: Value, blocks: set[Block]) -> bool:
     """Defined outside the loop, or a pure instruction in it whose operands are (recursively)."""
-    if not isinstance(value, ins.Instruction) or value.block not in blocks:
+    if not ins.defined_in(value, blocks):
         return True
-    if value.has_side_effects or isinstance(value, (ins.Phi, ins.Load, ins.Alloca)) or value.is_terminator:
+    if not value.is_pure:
         return False
     return all(_hoistable(operand, blocks) for operand in value.operands)
 
@@ -123,7 +123,7 @@ def match(function: Function, loop: WorkItemLoop) -> _Match | None:
         return None
     if predicate is None or not isinstance(bound.type, ty.IntType):
         return None
-    if isinstance(bound, ins.Instruction) and bound.block in blocks:
+    if ins.defined_in(bound, blocks):
         return None
     if _skips_to_latch(term.if_false, loop):
         active, skip = term.if_true, term.if_false
@@ -172,7 +172,7 @@ def _range(b: Builder, m: _Match) -> tuple[Value, Value]:
 
 def _hoist(value: Value, b: Builder, blocks: set[Block]) -> None:
     """Move a pure invariant instruction of the loop (and its operands) to the builder's point."""
-    if isinstance(value, ins.Instruction) and value.block in blocks:
+    if ins.defined_in(value, blocks):
         for operand in value.operands:
             _hoist(operand, b, blocks)
         value.detach()

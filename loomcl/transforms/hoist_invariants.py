@@ -9,7 +9,7 @@ a division that the kernel only reaches conditionally cannot trap.
 Why not leave it to LLVM's LICM: LICM will not speculate a division it cannot prove safe, so a
 uniform `in[5 % n]` under a varying branch stays in the loop, where LLVM 22's loop vectorizer
 predicates it as a single scalar executed only when *lane 0* is active, and the other lanes read
-through a poison address (../shared/regressions/workgroup/fuzz_293 and fuzz_343). Hoisted, it is
+through a poison address (tests/difftest/reported/workgroup/fuzz_293 and fuzz_343). Hoisted, it is
 computed once per group and the vectorized loop sees a plain invariant.
 
 Expects: the work-group form (`function.work_item_loops`). Guarantees: same behaviour; loads,
@@ -28,7 +28,7 @@ PRESERVES = CFG_ANALYSES  # instructions move into existing preheaders
 
 def _invariant(inst: ins.Instruction, blocks: set[Block]) -> bool:
     return inst.is_pure and all(
-        not isinstance(v, ins.Instruction) or v.block not in blocks for v in inst.operands)
+        not ins.defined_in(v, blocks) for v in inst.operands)
 
 
 def hoist_loop(loop: WorkItemLoop) -> bool:

@@ -64,12 +64,10 @@ NAME = "implicit-loop-barriers"
 IMPLICIT_FLAGS = 0
 
 WFV_MIN_LANES = 16
-_NOT_VECTORIZED = (ins.AtomicRMW, ins.AtomicCmpXchg, ins.Printf, ins.Call)
-_PURE = (ins.BinaryOp, ins.Compare, ins.Cast, ins.Select, ins.FNeg, ins.MathCall, ins.ElementPtr, ins.FieldPtr)
 
 
 def _has_barrier(loop: Loop) -> bool:
-    return any(isinstance(i, ins.Barrier) for b in loop.blocks for i in b.instructions)
+    return any(i.is_barrier for b in loop.blocks for i in b.instructions)
 
 
 def legal(loop: Loop, uniformity: Uniformity) -> bool:
@@ -79,9 +77,9 @@ def legal(loop: Loop, uniformity: Uniformity) -> bool:
         term = block.terminator
         if uniformity.in_divergent_region(block):
             return False
-        if isinstance(term, (ins.Branch, ins.Switch)) and not uniformity.is_uniform(term.operands[0]):
+        if term.selector is not None and not uniformity.is_uniform(term.selector):
             return False
-        if not isinstance(term, (ins.Branch, ins.Switch, ins.Jump)):
+        if not term.successors:
             return False
     return not any(uniformity.in_divergent_region(latch) for latch in loop.latches)
 
@@ -92,7 +90,7 @@ def _latch_barrier_index(block, uniformity: Uniformity) -> int:
     start = block.first_non_phi_index
     while index > start:
         inst = block.instructions[index - 1]
-        if not isinstance(inst, _PURE) or not uniformity.is_uniform(inst) or \
+        if not inst.is_pure or not uniformity.is_uniform(inst) or \
                 not all(uniformity.is_uniform(v) for v in inst.operands):
             break
         index -= 1
@@ -134,10 +132,16 @@ def left_to_wfv(loop: Loop, analyses: PassContext) -> bool:
     if not options.wfv or analyses.local_size[0] < WFV_MIN_LANES:
         return False
     insts = [i for b in loop.blocks for i in b.instructions]
-    if options.uses_register_blocking and any(isinstance(i, (ins.Load, ins.Store)) for i in insts):
+    if options.uses_register_blocking and any(i.reads_memory or i.writes_memory for i in insts):
         return False
-    return not any(isinstance(i, _NOT_VECTORIZED) or getattr(i, "volatile", False) or isinstance(i.type, ty.VectorType)
+    return not any(_not_vectorized(i) or getattr(i, "volatile", False) or isinstance(i.type, ty.VectorType)
                    for i in insts)
+
+
+def _not_vectorized(inst: ins.Instruction) -> bool:
+    """What WFV leaves alone in a loop (wfv_shapes.py): atomics (they read and write memory) and
+    instructions with effects of their own (calls, printf, fences, checked mode's checks)."""
+    return (inst.reads_memory and inst.writes_memory) or inst.has_other_effects
 
 
 def candidates(function: Function, analyses: PassContext) -> list[Loop]:

@@ -34,12 +34,10 @@ from .passes import PassContext
 
 NAME = "insert-checks"
 
-_ACCESSES = (ins.Load, ins.Store, ins.AtomicRMW, ins.AtomicCmpXchg)
-_SAME_BASE_CASTS = (ins.CastOpcode.BITCAST, ins.CastOpcode.ADDRSPACECAST)
 
 
 def run(function: Function, analyses: PassContext) -> bool:
-    accesses = [i for i in function.instructions() if isinstance(i, _ACCESSES)]
+    accesses = [i for i in function.instructions() if i.address is not None]  # loads, stores, atomics
     if not accesses:
         return False
     _Inserter(function).check_all(accesses)
@@ -53,14 +51,10 @@ def access_size(t: ty.Type) -> int:
     return t.size
 
 
-def _accessed_type(inst: ins.Instruction) -> ty.Type:
-    return inst.value.type if isinstance(inst, ins.Store) else inst.type
-
-
 def _access_word(inst: ins.Instruction) -> str:
-    if isinstance(inst, ins.Load):
+    if not inst.writes_memory:
         return "read"
-    return "write" if isinstance(inst, ins.Store) else "atomic access"
+    return "atomic access" if inst.reads_memory else "write"
 
 
 class _Inserter:
@@ -78,13 +72,13 @@ class _Inserter:
 
     def check_all(self, accesses) -> None:
         for inst in accesses:
-            base, extent, objects = self.trace(inst.pointer) or self.any_object(inst)
-            t = _accessed_type(inst)
+            base, extent, objects = self.trace(inst.address) or self.any_object(inst)
+            t = inst.accessed_type
             site = len(self.function.check_sites)
             self.function.check_sites.append(
                 AccessSite(inst.loc, _access_word(inst), access_size(t), str(t), objects,
-                           traced=self.trace(inst.pointer) is not None))
-            check = ins.CheckAccess(site, access_size(t), inst.pointer, base, extent, self.local_ids)
+                           traced=self.trace(inst.address) is not None))
+            check = ins.CheckAccess(site, access_size(t), inst.address, base, extent, self.local_ids)
             check.loc = inst.loc
             inst.block.insert_before(inst, check)
 
@@ -93,17 +87,17 @@ class _Inserter:
     def any_object(self, inst: ins.Instruction):
         """(base, extent, candidates) of the object of the pointer's address space that the pointer
         lies in, chosen at run time, before `inst`."""
-        space = inst.pointer.type.address_space
+        space = inst.address.type.address_space
         candidates = [self.trace(v) for v in self.objects_in(space)]
         b = Builder()
         b.position_before(inst)
         b.loc = inst.loc
-        candidates = [(self._as(b, base, inst.pointer.type), extent, objects) for base, extent, objects in candidates]
+        candidates = [(self._as(b, base, inst.address.type), extent, objects) for base, extent, objects in candidates]
         if not candidates:
-            null = Constant(inst.pointer.type, 0)
+            null = Constant(inst.address.type, 0)
             return null, Constant(ty.i64, 0), (MemoryObject(f"the objects of {space.spelling} memory (there are none)"),)
-        size = Constant(ty.i64, access_size(_accessed_type(inst)))
-        address = b.cast(ins.CastOpcode.PTRTOINT, inst.pointer, ty.i64)
+        size = Constant(ty.i64, access_size(inst.accessed_type))
+        address = b.cast(ins.CastOpcode.PTRTOINT, inst.address, ty.i64)
         base, extent, objects = candidates[0]
         for other_base, other_extent, other_objects in candidates[1:]:
             offset = b.sub(address, b.cast(ins.CastOpcode.PTRTOINT, other_base, ty.i64))
@@ -150,10 +144,8 @@ class _Inserter:
         seen.add(v)
         if isinstance(v, (Argument, GlobalVariable, ins.Alloca)) or _is_null(v):
             return True
-        if isinstance(v, (ins.ElementPtr, ins.FieldPtr)):
-            return self.traceable(v.base, seen)
-        if isinstance(v, ins.Cast) and v.opcode in _SAME_BASE_CASTS:
-            return self.traceable(v.value, seen)
+        if ins.origin_of(v) is not None:  # address arithmetic, pointer casts
+            return self.traceable(ins.origin_of(v), seen)
         if isinstance(v, ins.Select):
             return self.traceable(v.if_true, seen) and self.traceable(v.if_false, seen)
         if isinstance(v, ins.Phi):
@@ -163,10 +155,8 @@ class _Inserter:
     def _build(self, v: Value):
         if v in self.traced:
             return self.traced[v]
-        if isinstance(v, (ins.ElementPtr, ins.FieldPtr)):
-            found = self._build(v.base)
-        elif isinstance(v, ins.Cast):
-            found = self._build(v.value)
+        if ins.origin_of(v) is not None:
+            found = self._build(ins.origin_of(v))
         elif isinstance(v, ins.Phi):
             return self._build_phi(v)
         elif isinstance(v, ins.Select):

@@ -44,7 +44,6 @@ from ..analysis.loops import Loop, LoopInfo
 from ..analysis.strides import Access, Strides
 from ..analysis.trip_count import MAX_UNROLLED_TRIPS, constant_trip_count
 from ..analysis.uniformity import Uniformity
-from ..ir import instructions as ins
 
 X = 0  # the innermost work-item loop's dimension
 
@@ -87,12 +86,12 @@ def _carried(loop: Loop, uniformity: Uniformity) -> int:
 
 
 def _has_varying_work(loop: Loop, uniformity: Uniformity) -> bool:
-    return any(not i.is_terminator and not isinstance(i, (ins.Store, ins.Fence)) and not uniformity.is_uniform(i)
-               for b in loop.blocks for i in b.instructions)
+    return any(not uniformity.is_uniform(i) for b in loop.blocks for i in b.instructions)  # no value: uniform
 
 
 def _vector_access(access: Access) -> bool:
-    return access.classify(X).kim in ("0", "1") and not isinstance(access.inst, (ins.AtomicRMW, ins.AtomicCmpXchg))
+    atomic = access.inst.reads_memory and access.inst.writes_memory
+    return access.classify(X).kim in ("0", "1") and not atomic
 
 
 def decide(loop: Loop, loops: LoopInfo, strides: Strides, uniformity: Uniformity, local_size,

@@ -61,6 +61,13 @@ array, i.e. no uniform slots, and implies the plain CBS form; `structured=False`
 inside the work-item loops). Rows without a switch are the work-group form's contract. Adding a pass
 is one module (passes.py gives its shape) and one row.
 
+Optional passes fall back. An internal error (any exception) inside a pass with a switch (all but
+insert-checks, which the user asked for) leaves that pass out: the pipeline starts again from the
+work-item form with the pass's option off, and `on_fallback` gets a warning naming the pass (the
+compiler driver puts it in the build log). With `options.strict` (LOOMCL_STRICT=1: the test suite
+and the differential tester) the error is raised instead. An error in a pass of the contract is
+raised, with a note naming the pass; the driver reports it as an internal compiler error.
+
 After a pass that reports a change, the cached analyses it does not preserve are dropped. With
 `verify_each` the IR verifier runs after every pass, and a pass that reports no change must have
 made none (otherwise later passes would read stale analyses). `print_after` names passes (or
@@ -69,6 +76,8 @@ made none (otherwise later passes would read stale analyses). `print_after` name
 from __future__ import annotations
 
 import sys
+import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..ir.function import Function, Module
@@ -99,6 +108,18 @@ class Step:
 
     def enabled(self, options: CompilerOptions) -> bool:
         return self.switch is None or bool(getattr(options, self.switch))
+
+    @property
+    def fallback_option(self) -> str | None:
+        """The option that leaves this pass out after an internal error in it (None: not optional)."""
+        if self.switch in (None, "checked"):
+            return None
+        return _OPTION_OF_SWITCH.get(self.switch, self.switch)
+
+
+# The options behind the switches that combine several (loomcl/options.py's `uses_*` properties).
+_OPTION_OF_SWITCH = {"uses_structured_form": "structured", "uses_horizontal_loops": "horizontal_loops",
+                     "uses_register_blocking": "register_blocking", "uses_transpose_private": "transpose_private"}
 
 
 PIPELINE: tuple[Step, ...] = (
@@ -148,12 +169,26 @@ def run_pipeline(function: Function, analyses: PassContext) -> None:
             _run_step(step, function, analyses)
 
 
+class PassFailed(Exception):
+    """An optional pass failed inside (its error is the cause); the pipeline leaves it out."""
+
+    def __init__(self, step: Step, error: Exception) -> None:
+        super().__init__(f"{step.pass_name}: {type(error).__name__}: {error}")
+        self.step = step
+
+
 def _run_step(step: Step, function: Function, analyses: PassContext) -> None:
     options = analyses.options
-    before = print_function(function, remarks=False) if options.verify_each else None
-    changed = run_pass(step.pass_, function, analyses)
-    if options.verify_each:
-        _verify_after(step, function, changed, before)
+    try:
+        before = print_function(function, remarks=False) if options.verify_each else None
+        changed = run_pass(step.pass_, function, analyses)
+        if options.verify_each:
+            _verify_after(step, function, changed, before)
+    except Exception as error:
+        if step.fallback_option is not None and not options.strict:
+            raise PassFailed(step, error) from error
+        error.add_note(f"in pass {step.pass_name} on @{function.name}")
+        raise
     if options.prints_after(step.pass_name):
         print(f"; IR after {step.pass_name}\n{print_function(function)}", file=sys.stderr)
 
@@ -167,22 +202,45 @@ def _verify_after(step: Step, function: Function, changed: bool, before: str) ->
         raise VerificationError(f"{step.pass_name} reported no change but changed @{function.name}")
 
 
+class FallbackWarning(UserWarning):
+    """An optional pass failed inside and was left out (a bug of loomcl: the code still runs right)."""
+
+
+def warn_fallback(message: str) -> None:
+    warnings.warn(message, FallbackWarning, stacklevel=2)
+
+
 def work_group_module(module: Module, kernel_name: str, local_size,
-                      options: CompilerOptions = DEFAULT_OPTIONS) -> Module:
+                      options: CompilerOptions = DEFAULT_OPTIONS,
+                      on_fallback: Callable[[str], None] = warn_fallback) -> Module:
     """A new module holding the kernel in work-group form (and copies of the program-scope
-    globals it may reference); `module` is not changed."""
+    globals it may reference); `module` is not changed. `on_fallback` gets the warning of each
+    optional pass left out after an internal error."""
     check_pass_names(options.print_after)
     if kernel_name not in module.functions or not module.functions[kernel_name].is_kernel:
         raise KeyError(f"no kernel named {kernel_name!r} in the module")
-    copy = clone_module(module, roots=[kernel_name])
-    function = copy.functions[kernel_name]
-    run_pipeline(function, PassContext(function, options, local_size, copy))
-    return copy
+    while True:
+        copy = clone_module(module, roots=[kernel_name])
+        function = copy.functions[kernel_name]
+        try:
+            run_pipeline(function, PassContext(function, options, local_size, copy))
+            return copy
+        except PassFailed as failed:  # again, from the work-item form, without the pass
+            on_fallback(fallback_warning(failed, kernel_name, local_size))
+            options = options.replace(**{failed.step.fallback_option: False})
+
+
+def fallback_warning(failed: PassFailed, kernel_name: str, local_size) -> str:
+    return (f"warning: loomcl's optional pass {failed.step.pass_name} failed on kernel '{kernel_name}' "
+            f"(local size {tuple(local_size)}) and was left out; the kernel runs without it. This is a "
+            f"bug in loomcl: please report it with the kernel and its build options. The error: "
+            f"{type(failed.__cause__).__name__}: {failed.__cause__}")
 
 
 def work_group_function(module: Module, kernel_name: str, local_size,
-                        options: CompilerOptions = DEFAULT_OPTIONS) -> Function:
+                        options: CompilerOptions = DEFAULT_OPTIONS,
+                        on_fallback: Callable[[str], None] = warn_fallback) -> Function:
     """The kernel `kernel_name` of `module` (work-item form) as a work-group function for
     `local_size` (see transforms/__init__.py for the form). `module` is not changed; program-scope
     globals the result references are copies (same names and initializers)."""
-    return work_group_module(module, kernel_name, local_size, options).functions[kernel_name]
+    return work_group_module(module, kernel_name, local_size, options, on_fallback).functions[kernel_name]

@@ -114,15 +114,15 @@ def _streams_per_work_item(outer: WorkItemLoop, counters: set) -> bool:
         return memo[value]
 
     def private(pointer) -> bool:
-        while isinstance(pointer, (ins.ElementPtr, ins.FieldPtr)):
-            pointer = pointer.base
+        while ins.origin_of(pointer) is not None:
+            pointer = ins.origin_of(pointer)
         return isinstance(pointer, ins.Alloca)
 
     for block in outer.blocks:
         for inst in block.instructions:
-            if isinstance(inst, (ins.AtomicRMW, ins.AtomicCmpXchg)):
+            if inst.reads_memory and inst.writes_memory:  # an atomic
                 return True
-            if isinstance(inst, (ins.Load, ins.Store)) and not private(inst.pointer) and varies(inst.pointer):
+            if inst.address is not None and not private(inst.address) and varies(inst.address):
                 return True
     return False
 

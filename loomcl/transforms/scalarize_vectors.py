@@ -129,29 +129,8 @@ class _Scalarizer:
     def _scalar_lanes(self, inst: ins.Instruction) -> list[Value] | None:
         n = inst.type.count
         put = lambda new: self._before(inst, new)  # noqa: E731
-        if isinstance(inst, ins.BinaryOp):
-            a, b = self.lanes_of(inst.lhs), self.lanes_of(inst.rhs)
-            return [put(ins.BinaryOp(inst.opcode, a[i], b[i])) for i in range(n)]
-        if isinstance(inst, ins.FNeg):
-            return [put(ins.FNeg(v)) for v in self.lanes_of(inst.value)]
-        if isinstance(inst, ins.Compare):
-            a, b = self.lanes_of(inst.lhs), self.lanes_of(inst.rhs)
-            return [put(ins.Compare(inst.predicate, a[i], b[i])) for i in range(n)]
-        if isinstance(inst, ins.Cast):
-            if not _is_vector(inst.value.type) or inst.value.type.count != n:
-                return None
-            element = inst.type.element
-            return [put(ins.Cast(inst.opcode, v, element, no_wrap=inst.no_wrap))
-                    for v in self.lanes_of(inst.value)]
-        if isinstance(inst, ins.Select):
-            c = inst.condition
-            conditions = self.lanes_of(c) if _is_vector(c.type) else [c] * n
-            a, b = self.lanes_of(inst.if_true), self.lanes_of(inst.if_false)
-            return [put(ins.Select(conditions[i], a[i], b[i])) for i in range(n)]
-        if isinstance(inst, ins.MathCall):
-            args = [self.lanes_of(a) if _is_vector(a.type) else [a] * n for a in inst.args]
-            return [put(ins.MathCall(inst.math_function, [arg[i] for arg in args], inst.type.element))
-                    for i in range(n)]
+        if inst.is_lanewise:
+            return self._lanewise(inst, put)
         if isinstance(inst, ins.InsertElement) and isinstance(inst.index, Constant):
             lanes = list(self.lanes_of(inst.vector))
             lanes[inst.index.value] = inst.value
@@ -170,6 +149,20 @@ class _Scalarizer:
                 lanes.append(load)
             return lanes
         return None
+
+    def _lanewise(self, inst: ins.Instruction, put) -> list[Value] | None:
+        """Lane k: the same operation on lane k of each vector operand (a scalar operand, such as a
+        select's condition, serves every lane). A bitcast that changes the lane count stays whole."""
+        n = inst.type.count
+        if any(_is_vector(v.type) and v.type.count != n for v in inst.operands):
+            return None
+        lanes = [self.lanes_of(v) if _is_vector(v.type) else [v] * n for v in inst.operands]
+        result = []
+        for k in range(n):
+            lane = inst.with_operands([operand[k] for operand in lanes], inst.type.element)
+            lane.name = ""
+            result.append(put(lane))
+        return result
 
     def _store(self, inst: ins.Store) -> None:
         element = inst.value.type.element

@@ -153,9 +153,9 @@ def fold_constants(function: Function) -> bool:
 
 
 def _is_dead(inst: ins.Instruction) -> bool:
-    if inst.is_terminator or inst.has_side_effects or isinstance(inst, (ins.Barrier, ins.Fence)):
+    if inst.has_side_effects:  # terminators, barriers and fences included
         return False
-    if isinstance(inst, ins.Load) and inst.volatile:
+    if getattr(inst, "volatile", False):  # a volatile load stays
         return False
     if isinstance(inst, ins.Alloca):
         return all(isinstance(u, ins.Store) and u.pointer is inst for u in inst.users)

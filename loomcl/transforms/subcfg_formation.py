@@ -120,7 +120,7 @@ class _Formation:
 
     def replace_local_sizes(self) -> None:
         for inst in list(self.prologue.instructions):
-            if isinstance(inst, ins.WorkItemQuery) and inst.query is ins.Query.LOCAL_SIZE:
+            if ins.is_query(inst, ins.Query.LOCAL_SIZE):
                 inst.replace_all_uses_with(Constant(ty.i64, self.local_size[inst.dim]))
                 inst.erase()
 
@@ -185,7 +185,7 @@ class _Formation:
 
     def is_crossing(self, value: ins.Instruction) -> bool:
         for user in value.users:
-            for use_block in _use_blocks(value, user):
+            for use_block in user.use_blocks(value):
                 if not self.is_work_item_level(use_block):
                     return True
                 for sub in self.containing.get(use_block, ()):
@@ -208,7 +208,7 @@ class _Formation:
                 kept.append(value)
                 continue
             for user in list(value.users):
-                for block in _use_blocks(value, user):
+                for block in user.use_blocks(value):
                     if block is value.block:
                         continue
                     anchor = block.terminator if isinstance(user, ins.Phi) else user
@@ -225,7 +225,7 @@ class _Formation:
         def visit(inst) -> bool:
             if inst in seen:
                 return True
-            if not isinstance(inst, _REMATERIALIZABLE) or len(seen) >= limit:
+            if not inst.is_pure or len(seen) >= limit:
                 return False
             seen.add(inst)
             for op in inst.operands:
@@ -241,11 +241,11 @@ class _Formation:
         return tree
 
     def local_id_in(self, tree: list) -> bool:
-        return any(isinstance(op, ins.WorkItemQuery) and op.query is ins.Query.LOCAL_ID
+        return any(ins.is_query(op, ins.Query.LOCAL_ID)
                    for inst in tree for op in inst.operands)
 
     def used_at_group_level(self, value: ins.Instruction) -> bool:
-        return any(not self.is_work_item_level(b) for u in value.users for b in _use_blocks(value, u))
+        return any(not self.is_work_item_level(b) for u in value.users for b in u.use_blocks(value))
 
     def demote_crossing_values(self) -> None:
         """Store each crossing value to a variable after its definition and load it at each use."""
@@ -381,7 +381,7 @@ class _Formation:
                 inst.users.clear()
             self.function.remove_block(block)
         for inst in list(self.prologue.instructions):
-            if isinstance(inst, ins.WorkItemQuery) and inst.query is ins.Query.LOCAL_ID:
+            if ins.is_query(inst, ins.Query.LOCAL_ID):
                 inst.erase()
         for private in self.contexts:
             private.erase()
@@ -397,7 +397,7 @@ class _Copy:
         self.variables: dict[ins.Alloca, ins.Alloca] = {}
         body = Builder(nest.body)
         for inst in formation.prologue.instructions:
-            if isinstance(inst, ins.WorkItemQuery) and inst.query is ins.Query.LOCAL_ID:
+            if ins.is_query(inst, ins.Query.LOCAL_ID):
                 self.values[inst] = nest.ids[inst.dim]
         for private, context in formation.contexts.items():
             self.values[private] = body.element_ptr(private.allocated_type, context, nest.linear, private.name)
@@ -444,9 +444,6 @@ class _Copy:
         return variable
 
 
-_REMATERIALIZABLE = (ins.BinaryOp, ins.Cast, ins.Compare, ins.Select, ins.ElementPtr, ins.FieldPtr, ins.FNeg)
-
-
 def _copy_tree(tree: list[ins.Instruction], anchor: ins.Instruction) -> ins.Instruction:
     """Copies of `tree` (operands first) inserted before `anchor`; returns the copy of its root."""
     values = {}
@@ -465,12 +462,6 @@ def _replace_use(user: ins.Instruction, old: Value, new: Value, block: Block) ->
                 user.set_operand(i, new)
     else:
         user.replace_uses_of(old, new)
-
-
-def _use_blocks(value: Value, user: ins.Instruction) -> list[Block]:
-    if isinstance(user, ins.Phi):
-        return [b for v, b in user.incoming if v is value]
-    return [user.block]
 
 
 def run(function: Function, analyses: PassContext) -> bool:

@@ -88,7 +88,7 @@ def choose_width(shapes: LaneShapes, body: set[Block]) -> int:
     sizes = Counter()
     for block in body:
         for inst in block.instructions:
-            t = inst.value.type if isinstance(inst, ins.Store) else inst.type
+            t = inst.accessed_type  # a store's value, else the result
             if isinstance(t, (ty.IntType, ty.FloatType)) and t is not ty.i1 and shapes.shape(inst).kind is Kind.VARYING:
                 sizes[t.size] += 1
     size = max(sorted(sizes), key=lambda s: sizes[s]) if sizes else 4

@@ -130,7 +130,7 @@ class Linearizer:
         region = set(w.new_blocks[w.new_blocks.index(inside):-1])
 
         def merged(value):
-            if not (isinstance(value, ins.Instruction) and value.block in region):
+            if not ins.defined_in(value, region):
                 return value
             phi = ins.Phi(value.type)
             merge.insert(len(merge.phis), phi)
@@ -155,7 +155,7 @@ class Linearizer:
 
     def emit_block(self, block: Block, m: Mask, is_level_mask: bool, skip_phis: bool) -> None:
         body = block.instructions[block.first_non_phi_index:-1]
-        heavy = len(body) >= _GUARD_SIZE or any(isinstance(i, (ins.Load, ins.Store)) for i in body)
+        heavy = len(body) >= _GUARD_SIZE or any(i.address is not None for i in body)
         defined = [i for i in block.instructions if any(u.block is not block for u in i.users)]
 
         def run():
@@ -256,17 +256,20 @@ class Linearizer:
     # -- loops --------------------------------------------------------------------------------------
 
     def is_uniform_loop(self, loop: Loop) -> bool:
+        """Whether all lanes leave `loop` together, by the same exit: every exit is taken on a uniform
+        condition outside the loop's divergent regions. Such a loop keeps scalar control flow, and its
+        values stay as the uniformity analysis sees them (a helper's `for` with a `break`, called with
+        uniform arguments, gives a uniform result: treated as varying, it left per-lane values where
+        the analysis promised scalars)."""
         exits = loop.exits()
-        if len(exits) != 1:
-            return False
-        source = exits[0][0]
-        term = source.terminator
-        if isinstance(term, ins.Branch) and not self.w.shape(term.condition).is_uniform:
-            return False
-        if isinstance(term, ins.Switch) and not self.w.shape(term.value).is_uniform:
-            return False
         regions = self.w.shapes.regions
-        return not any(source in region for branch, region in regions.items() if branch in loop.blocks)
+        for source, _ in exits:
+            term = source.terminator
+            if term.selector is not None and not self.w.shape(term.selector).is_uniform:
+                return False
+            if any(source in region for branch, region in regions.items() if branch in loop.blocks):
+                return False
+        return bool(exits)
 
     def emit_loop(self, loop: Loop, m: Mask, is_level_mask: bool) -> None:
         defined = [i for b in loop.blocks for i in b.instructions if any(u.block not in loop.blocks for u in i.users)]
@@ -311,7 +314,7 @@ class Linearizer:
         if inner_mask.v is not None:
             w.nonempty.add(inner_mask.v)
         exit_block = w.new_block("loop.exit")
-        top_tested = uniform and loop.exits()[0][0] is loop.header
+        top_tested = uniform and len(loop.exits()) == 1 and loop.exits()[0][0] is loop.header
         if top_tested:
             self.top_tests[loop.header] = (loop, exit_block)  # a while loop keeps its test on top
         w.loop_depth += 1
@@ -331,8 +334,7 @@ class Linearizer:
                 w.scopes.pop()  # the body's splats do not reach the exit
             w.new_blocks.append(w.new_blocks.pop(w.new_blocks.index(exit_block)))  # in emission order
             w.block = exit_block
-            target = loop.exits()[0][1]
-            self.edge_masks[(loop, target)] = m
+            self.uniform_exit_masks(loop, m)
             return
         active_next = w.full(go_on)
         left_now = None
@@ -363,6 +365,14 @@ class Linearizer:
             w.vector[v] = final
         for target, final in exits.items():
             self.edge_masks[(loop, target)] = Mask(None, final)
+
+    def uniform_exit_masks(self, loop: Loop, m: Mask) -> None:
+        """The masks of a uniform loop's exits: all its lanes (`m`) leave by the one target there is;
+        with several, by the target whose edge mask held in the last iteration."""
+        targets = list(dict.fromkeys(t for _, t in loop.exits()))
+        for target in targets:
+            self.edge_masks[(loop, target)] = m if len(targets) == 1 else self.w.union(
+                [self.edge(self.child_of(loop, s), t) for s, t in loop.exits() if t is target])
 
     def edge(self, node, target: Block) -> Mask:
         if (node, target) not in self.edge_masks:

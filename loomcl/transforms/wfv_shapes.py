@@ -68,6 +68,9 @@ _UNSUPPORTED = {
 }
 
 
+_WIDENED_EFFECTS = (ins.Store, ins.Fence)  # wfv_widen.py writes these lane by lane (or once, for a fence)
+
+
 def unsupported(function: Function, loop: WorkItemLoop, loops: LoopInfo, everywhere: bool = False) -> str | None:
     """Why whole-function vectorization cannot apply to `loop`, or should not (None: it can). Bodies
     without loops, or whose loops LLVM unrolls fully (analysis/trip_count.py's `unrolled_loops`, the
@@ -92,9 +95,10 @@ def unsupported(function: Function, loop: WorkItemLoop, loops: LoopInfo, everywh
                 reason = "a volatile access"
             if reason is None and not _lane_type(inst):
                 reason = f"a value of type {inst.type}"
-            if reason is None and isinstance(inst, ins.Terminator) and not isinstance(
-                    inst, (ins.Jump, ins.Branch, ins.Switch)):
+            if reason is None and inst.is_terminator and not inst.successors:
                 reason = f"a {inst.keyword} inside the loop"
+            if reason is None and inst.has_side_effects and not inst.is_terminator and type(inst) not in _WIDENED_EFFECTS:
+                reason = f"a {inst.keyword} (an effect it does not widen)"
             if reason:
                 return reason
     if not has_inner_loop and not everywhere:
@@ -104,7 +108,7 @@ def unsupported(function: Function, loop: WorkItemLoop, loops: LoopInfo, everywh
 
 def _lane_type(inst: ins.Instruction) -> bool:
     """Whether the value (or the value it stores) can be one lane of a vector."""
-    t = inst.value.type if isinstance(inst, ins.Store) else inst.type
+    t = inst.accessed_type  # a store's value, else the result
     return t is ty.void or isinstance(t, (ty.IntType, ty.FloatType, ty.PointerType))
 
 

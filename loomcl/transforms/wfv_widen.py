@@ -94,13 +94,15 @@ class Widener:
     # -- values -------------------------------------------------------------------------------------
 
     def in_body(self, v: Value) -> bool:
-        return isinstance(v, ins.Instruction) and v.block in self.body
+        return ins.defined_in(v, self.body)
 
     def shape(self, v: Value):
         return self.shapes.shape(v)
 
     def sca(self, v: Value) -> Value:
         """The scalar of a uniform value, or lane 0 of a consecutive one."""
+        if isinstance(v, Widened):
+            raise Unsupported("a loop's per-lane value where one scalar is needed")
         if not self.in_body(v):
             return v
         if v not in self.scalar:
@@ -261,17 +263,15 @@ class Widener:
             return
         shape = self.shape(inst)
         if shape.is_uniform or shape.kind is Kind.CONSECUTIVE:
-            self.scalar[inst] = self.emit(_rebuilt(inst, [self.sca(v) for v in inst.operands]))
+            self.scalar[inst] = self.emit(inst.with_operands([self.sca(v) for v in inst.operands]))
             return
         if isinstance(inst.type, ty.PointerType):
             return self.varying_pointer(inst)
-        if not isinstance(inst, (ins.BinaryOp, ins.FNeg, ins.Compare, ins.Cast, ins.Select, ins.MathCall)):
+        if not inst.is_lanewise:
             raise Unsupported(f"a varying {inst.keyword}")
         operands = [self.sca(v) if isinstance(inst, ins.Select) and k == 0 and self.shape(v).is_uniform
                     else self.vec(v) for k, v in enumerate(inst.operands)]
-        new = _rebuilt(inst, operands)
-        new.type = self.vtype(inst.type)
-        self.vector[inst] = self.emit(new)
+        self.vector[inst] = self.emit(inst.with_operands(operands, self.vtype(inst.type)))
 
     def varying_pointer(self, inst: ins.Instruction) -> None:
         if isinstance(inst, ins.ElementPtr):
@@ -327,13 +327,3 @@ class Widener:
             base, offsets = self.base_and_offsets(inst.pointer)
             self.emit(ins.Scatter(value, base, offsets, mask))
 
-
-def _rebuilt(inst: ins.Instruction, operands: list[Value]) -> ins.Instruction:
-    """A copy of `inst` (kind, fields, type) over new operands; the originals get no new users."""
-    new = object.__new__(type(inst))
-    ins.Instruction.__init__(new, inst.type, operands, inst.name)
-    new.loc = inst.loc
-    for field in inst.fields:
-        value = getattr(inst, field)
-        setattr(new, field, list(value) if isinstance(value, list) else value)
-    return new

@@ -103,3 +103,26 @@ done:
 }""")
     assert s["s"] == UNIFORM and s["s2"] == UNIFORM and s["more"] == UNIFORM and s["act"] == VARYING
     assert not any(u.is_divergent(b) for b in f.blocks)
+
+
+def test_an_instruction_whose_kind_declares_no_rule_is_varying(monkeypatch):
+    """Conservative by default: a kind without a uniformity rule (a new instruction) is VARYING,
+    even on uniform operands, and a branch on it is divergent."""
+    from loomcl.ir import instructions as ins
+
+    text = """kernel @k(ptr.global %p, i32 %n) {
+entry:
+  %m = math.popcount i32 %n
+  %c = cmp eq %m, i32 3
+  branch %c, then, done
+then:
+  store i32 1, %p
+  jump done
+done:
+  ret
+}"""
+    s, u, f = shapes(text)
+    assert s["m"] == UNIFORM and not u.divergent
+    monkeypatch.setattr(ins.MathCall, "uniformity", None)
+    s, u, f = shapes(text)
+    assert s["m"] == VARYING and s["c"] == VARYING and [b.name for b in u.divergent] == ["entry"]

@@ -4,7 +4,7 @@ Generates N random legal work-group programs (seeds S..S+N-1), computes each one
 work-item reference interpreter, and compares bit-exactly with (a) the interpreter on the work-group
 form of every pipeline configuration and (b) native runs through the public runtime. Prints progress,
 then one summary line and every finding (seed, configuration, what differed); `--save DIR` writes
-each failing program as a JSON file in the format of ../shared/regressions/workgroup/.
+each failing program as a JSON file in the format of tests/difftest/reported/workgroup/.
 
 Speed (2 cores): a native configuration costs a front-end run, the pipeline and LLVM (~0.25 s per
 program), several times the interpreter's check of a pipeline configuration, so by default each
@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
-from .runner import Plan, run
+os.environ["LOOMCL_STRICT"] = "1"  # an optional pass's internal error is a finding, not a quiet fallback
+
+from .runner import Plan, run  # noqa: E402 - after the environment is set
 
 
 def main(argv=None) -> int:

@@ -1,4 +1,4 @@
-"""The regression kernels of ../shared/regressions/workgroup/ and of found/ as `Case`s, and their native runs in a
+"""The regression kernels of reported/workgroup/ and of found/ as `Case`s, and their native runs in a
 subprocess (a crash of generated code must not take the caller down).
 
 `python3 -m tests.difftest.regressions FILE CONFIG...` runs FILE natively in each build-option
@@ -21,14 +21,14 @@ from .check import Case
 from .generator import PRELUDE
 
 REPOSITORY = Path(__file__).resolve().parents[2]
-DIRECTORY = REPOSITORY.parent / "shared" / "regressions" / "workgroup"
-FOUND = Path(__file__).resolve().parent / "found"  # what our own difftest campaigns found, once fixed
+HERE = Path(__file__).resolve().parent
+REPORTED = HERE / "reported" / "workgroup"  # the cases reported to the project (reported/README.md)
+FOUND = HERE / "found"  # what our own difftest campaigns found, once fixed
 
 
 def files() -> list[Path]:
-    """The shared regression files, then ours (same format)."""
-    shared = sorted(DIRECTORY.glob("*.json")) if DIRECTORY.is_dir() else []
-    return shared + sorted(FOUND.glob("*.json"))
+    """The reported regression files, then ours (same format)."""
+    return sorted(REPORTED.glob("*.json")) + sorted(FOUND.glob("*.json"))
 
 
 def _size(value) -> tuple:

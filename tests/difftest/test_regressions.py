@@ -1,4 +1,4 @@
-"""Every kernel of ../shared/regressions/workgroup/ and of found/ (legal programs loomcl once got wrong)
+"""Every kernel of reported/workgroup/ and of found/ (legal programs loomcl once got wrong)
 must give its expected output: natively in every build-option configuration (each file in a child process, so a
 crash fails its test instead of killing pytest), in the interpreter on the work-group form of every
 pipeline configuration, and in the work-item reference itself."""
@@ -15,12 +15,10 @@ from . import regressions
 from .check import INTERP_CONFIGS, NATIVE_CONFIGS, interp, interp_args, reference
 
 FILES = regressions.files()
-MISSING = f"no regression folder at {regressions.DIRECTORY}"
-PATHS = FILES if regressions.DIRECTORY.is_dir() else [None, *FILES]
 
 
 def _id(path):
-    return path.stem if path is not None else "missing"
+    return path.stem
 
 
 @pytest.fixture(scope="module")
@@ -38,23 +36,16 @@ def _loaded(path):
     return compiler.build(source).module, case, expected
 
 
-def _skip_if_missing(path):
-    if path is None:
-        pytest.skip(MISSING)
-
-
 @pytest.mark.parametrize("config", NATIVE_CONFIGS, ids=lambda c: c or "default")
-@pytest.mark.parametrize("path", PATHS, ids=_id)
+@pytest.mark.parametrize("path", FILES, ids=_id)
 def test_native(path, config, native_results):
-    _skip_if_missing(path)
     ok, detail = native_results[path][config]
     assert ok, f"{path.name} with {config or 'default options'}: {detail}"
 
 
 @pytest.mark.parametrize("config", list(INTERP_CONFIGS))
-@pytest.mark.parametrize("path", PATHS, ids=_id)
+@pytest.mark.parametrize("path", FILES, ids=_id)
 def test_work_group_form_in_interpreter(path, config):
-    _skip_if_missing(path)
     module, case, expected = _loaded(path)
     function = work_group_function(module, case.kernel, case.local_size, INTERP_CONFIGS[config])
     args = interp_args(case)
@@ -63,10 +54,9 @@ def test_work_group_form_in_interpreter(path, config):
                                   err_msg=f"{path.name}, pipeline {config}")
 
 
-@pytest.mark.parametrize("path", PATHS, ids=_id)
+@pytest.mark.parametrize("path", FILES, ids=_id)
 def test_reference_agrees_with_expected_output(path):
     """The work-item reference (checked: legal program) computes out_expected."""
-    _skip_if_missing(path)
     module, case, expected = _loaded(path)
     got = reference(module, case)
     np.testing.assert_array_equal(got.view(np.uint32), expected.view(np.uint32))

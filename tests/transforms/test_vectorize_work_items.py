@@ -116,6 +116,39 @@ __kernel void mixed_types(__global double *out, __global const char *c, __global
   for (int k = 0; k < (m & 7); k++) acc += (double)f[(g + k) % 64] * (double)m;
   out[g] = acc;
 }""", "double", [("c", "char"), ("f", "float")]),
+    # tests/difftest/reported/workgroup/fuzz_7100111: a helper's loop with a `break`, on a uniform
+    # argument, is a uniform loop with two exits; taken for a varying one, it left a per-lane value
+    # where the lane shapes promised a scalar (an AttributeError out of the build)
+    "uniform_loop_with_break": (r"""
+uint leading_zeros(uint x) { uint n = 0u; for (int i = 31; i >= 0; i--) { if ((x >> i) & 1u) break; n++; } return n; }
+__kernel void uniform_loop_with_break(__global int *out, __global const int *in, int n) {
+  int g = get_global_id(0);
+  uint u = n > 100 ? (uint)n * 3u : leading_zeros((uint)n & 0xf0f0u);
+  int acc = (int)u;
+  for (int k = 0; k < g % 5; k++) acc += in[(g + k) % 64];
+  out[g] = acc;
+}""", "int", [("in", None), ("n", 40)]),
+    "uniform_loop_two_exit_targets": (r"""
+__kernel void uniform_loop_two_exit_targets(__global int *out, __global const int *in, int n) {
+  int g = get_global_id(0), acc = g % 7, k = 0;
+  for (; k < 64; k++) {
+    if (in[k] > n) break;
+    if (in[k] < -n) { acc = -acc; k += 100; break; }
+    acc += in[(g + k) % 64];
+  }
+  for (int j = 0; j < g % 3; j++) acc += k;
+  out[g] = acc * 3 + k;
+}""", "int", [("in", None), ("n", 45)]),
+    "uniform_return_in_loop": (r"""
+__kernel void uniform_return_in_loop(__global int *out, __global const int *in, int n) {
+  int g = get_global_id(0), acc = 0;
+  for (int j = 0; j < g % 4; j++) acc += j * g;
+  for (int k = 0; k < 64; k++) {
+    if (in[k] > n) { out[g] = acc; return; }
+    acc += in[(g * 5 + k) % 64];
+  }
+  out[g] = -acc;
+}""", "int", [("in", None), ("n", 45)]),
 }
 
 

@@ -1,5 +1,5 @@
-"""The work-group form's guarantees, one per bug class it was built against (../shared/regressions/
-workgroup): parallel copies across barriers, invariant code out of the work-item loops, and
+"""The work-group form's guarantees, one per bug class it was built against (tests/difftest/
+reported/workgroup): parallel copies across barriers, invariant code out of the work-item loops, and
 parallel-access marks on shared memory only."""
 import re
 

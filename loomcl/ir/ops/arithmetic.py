@@ -10,8 +10,9 @@ import enum
 from typing import Iterator
 
 from .. import types as ty
-from ..values import Value
+from ..values import Constant, Value
 from .base import Instruction, TextReader, TextWriter, read_operands, result_is, same_type
+from .shapes import BOTTOM, OPERANDS, UNIFORM, VARYING, Kind, Shape, ShapeOf, UniformityRule, consecutive
 
 __all__ = ["BinaryOpcode", "BinaryOp", "FNeg", "Predicate", "Compare", "CastOpcode", "Cast", "Select"]
 
@@ -52,6 +53,27 @@ def _kind_rule(opcode: str, is_float: bool, t: ty.Type) -> Iterator[str]:
 NO_SIGNED_WRAP_OPCODES = frozenset({BinaryOpcode.ADD, BinaryOpcode.SUB, BinaryOpcode.MUL})
 
 
+def _affine(i: BinaryOp, lanes: ShapeOf) -> Shape:
+    """Strides add under add and sub, scale under a multiplication by a constant and a left shift."""
+    a, b = lanes.shape(i.lhs), lanes.shape(i.rhs)
+    if a.kind is Kind.BOTTOM or b.kind is Kind.BOTTOM:
+        return BOTTOM
+    if a.is_uniform and b.is_uniform:
+        return UNIFORM
+    if Kind.VARYING in (a.kind, b.kind) or not isinstance(i.type, ty.IntType):
+        return VARYING
+    if i.opcode is BinaryOpcode.ADD:
+        return consecutive(a.stride + b.stride)
+    if i.opcode is BinaryOpcode.SUB:
+        return consecutive(a.stride - b.stride)
+    const = i.rhs if isinstance(i.rhs, Constant) else i.lhs if isinstance(i.lhs, Constant) else None
+    if i.opcode is BinaryOpcode.MUL and const is not None:
+        return consecutive((a.stride or b.stride) * const.signed_value)
+    if i.opcode is BinaryOpcode.SHL and a.kind is Kind.CONSECUTIVE and isinstance(i.rhs, Constant) and i.rhs.value < 64:
+        return consecutive(a.stride << i.rhs.value)
+    return VARYING
+
+
 class BinaryOp(Instruction):
     """Binary arithmetic. `no_signed_wrap` (LLVM's `nsw`) on add, sub or mul says the signed result
     does not overflow: C leaves signed overflow undefined, so the lowering of `int` and `long`
@@ -61,16 +83,16 @@ class BinaryOp(Instruction):
 
     keywords = tuple(op.value for op in BinaryOpcode)
     fields = ("opcode", "no_signed_wrap")
+    operand_names = ("lhs", "rhs")
     is_pure = True
+    is_lanewise = True
+    uniformity = UniformityRule("affine", _affine)
 
     def __init__(self, opcode: BinaryOpcode, lhs: Value, rhs: Value, name: str = "",
                  no_signed_wrap: bool = False) -> None:
         super().__init__(lhs.type, [lhs, rhs], name)
         self.opcode = opcode
         self.no_signed_wrap = no_signed_wrap
-
-    lhs = property(lambda self: self._operands[0])
-    rhs = property(lambda self: self._operands[1])
 
     @property
     def keyword(self) -> str:
@@ -96,12 +118,13 @@ class BinaryOp(Instruction):
 
 class FNeg(Instruction):
     keywords = ("fneg",)
+    operand_names = ("value",)
     is_pure = True
+    is_lanewise = True
+    uniformity = OPERANDS
 
     def __init__(self, value: Value, name: str = "") -> None:
         super().__init__(value.type, [value], name)
-
-    value = property(lambda self: self._operands[0])
 
     @classmethod
     def parse(cls, keyword: str, r: TextReader, name: str) -> FNeg:
@@ -153,14 +176,14 @@ class Compare(Instruction):
 
     keywords = ("cmp",)
     fields = ("predicate",)
+    operand_names = ("lhs", "rhs")
     is_pure = True
+    is_lanewise = True
+    uniformity = OPERANDS
 
     def __init__(self, predicate: Predicate, lhs: Value, rhs: Value, name: str = "") -> None:
         super().__init__(_truth_type(lhs.type), [lhs, rhs], name)
         self.predicate = predicate
-
-    lhs = property(lambda self: self._operands[0])
-    rhs = property(lambda self: self._operands[1])
 
     def print_operands(self, p: TextWriter) -> str:
         return f"{self.predicate.value} {p.operand(self.lhs)}, {p.operand(self.rhs)}"
@@ -221,20 +244,37 @@ def _bits(t: ty.Type) -> int | None:
     return t.bits if isinstance(t, (ty.IntType, ty.FloatType)) else None
 
 
+_POINTER_CASTS = frozenset({CastOpcode.BITCAST, CastOpcode.ADDRSPACECAST})
+_STRIDE_KEEPING_CASTS = frozenset({CastOpcode.TRUNC, CastOpcode.ZEXT, CastOpcode.SEXT})
+
+
+def _cast_shape(i: Cast, lanes: ShapeOf) -> Shape:
+    """Integer resizes keep a stride; other conversions of a consecutive value vary."""
+    s = lanes.shape(i.value)
+    return s if s.kind is not Kind.CONSECUTIVE or i.opcode in _STRIDE_KEEPING_CASTS else VARYING
+
+
 class Cast(Instruction):
     """A conversion. `no_wrap` on a TRUNC promises the value fits the narrower type (LLVM's
-    `trunc nuw nsw`): work-item ids narrowed to int stay affine, so their accesses vectorize."""
+    `trunc nuw nsw`): work-item ids narrowed to int stay affine, so their accesses vectorize.
+    Lane-wise only between vectors of one lane count (a bitcast may change it)."""
 
     keywords = tuple(op.value for op in CastOpcode)
     fields = ("opcode", "no_wrap")
+    operand_names = ("value",)
     is_pure = True
+    is_lanewise = True
+    uniformity = UniformityRule("keeps integer strides", _cast_shape)
 
     def __init__(self, opcode: CastOpcode, value: Value, to: ty.Type, name: str = "", no_wrap: bool = False) -> None:
         super().__init__(to, [value], name)
         self.opcode = opcode
         self.no_wrap = no_wrap
 
-    value = property(lambda self: self._operands[0])
+    @property
+    def address_origin(self) -> Value | None:
+        same_object = self.opcode in _POINTER_CASTS and isinstance(self.value.type, ty.PointerType)
+        return self.value if same_object else None
 
     @property
     def keyword(self) -> str:
@@ -295,14 +335,13 @@ class Select(Instruction):
     """`condition ? if_true : if_false`; a vector of i1 picks lane by lane from vector arms."""
 
     keywords = ("select",)
+    operand_names = ("condition", "if_true", "if_false")
     is_pure = True
+    is_lanewise = True
+    uniformity = OPERANDS
 
     def __init__(self, condition: Value, if_true: Value, if_false: Value, name: str = "") -> None:
         super().__init__(if_true.type, [condition, if_true, if_false], name)
-
-    condition = property(lambda self: self._operands[0])
-    if_true = property(lambda self: self._operands[1])
-    if_false = property(lambda self: self._operands[2])
 
     @classmethod
     def parse(cls, keyword: str, r: TextReader, name: str) -> Select:

@@ -3,18 +3,24 @@ every instruction kind owns (in the manner of xdsl's `Operation`).
 
 A kind is one subclass. Besides its constructor and typed operand properties it says:
 
-* its traits, as class attributes: `is_terminator`, `has_side_effects`, `reads_memory`,
-  `is_barrier` and `is_pure` (no effect, reads no memory, its result a function of its operands and
-  of the work-item: dead when unused, and free to be recomputed or merged with an equal one);
+* its operands, by name (`operand_names`: each becomes a read-only property);
+* its traits, as class attributes: `is_pure` (no effect, reads no memory, its result a function of
+  its operands and of the work-item: dead when unused, and free to be recomputed or merged with an
+  equal one), `reads_memory`, `writes_memory`, `has_other_effects` (synchronization, a printf
+  record, a check that may stop the work-group), `is_barrier`, `is_terminator`, `is_lanewise` (on
+  vectors it works lane by lane) and `uniformity`, the rule that gives its result's shape across
+  the work-items from its operands' shapes (shapes.py; none declared: varying). `has_side_effects`
+  follows from them;
 * its text form: the `keywords` it is printed with (the reader's dispatch table is built from them),
   `keyword` (the one this instance prints), `print_operands` (the text after the keyword) and the
   class method `parse`, which reads that text back;
 * its type rules: `verify` yields one message per broken rule; the verifier adds where it happened;
 * its non-operand state: `fields`, which `clone` copies (lists are copied, not shared).
 
-Terminators also say where control goes (`successors`, `replace_successor`); every kind that names
-blocks remaps them in `remap_blocks`. Printer and reader talk to an instruction only through the two
-small protocols below, so neither knows any kind.
+Terminators also say where control goes (`successors`, `replace_successor`) and on what (`selector`:
+the value that picks the successor, None when there is no choice); every kind that names blocks
+remaps them in `remap_blocks`. Printer and reader talk to an instruction only through the two small
+protocols below, so neither knows any kind. Passes ask these traits rather than test for classes.
 """
 from __future__ import annotations
 
@@ -22,6 +28,7 @@ from typing import TYPE_CHECKING, ClassVar, Iterator, Protocol
 
 from .. import types as ty
 from ..values import Value
+from .shapes import NO_VALUE, UniformityRule
 
 if TYPE_CHECKING:
     from ..function import Block, Function
@@ -71,17 +78,49 @@ class Instruction(Value):
     """The reader creates it from the header of its line, before any value exists, and reads the
     rest in `parse_late` (phis: they break the use-before-definition cycles of loops)."""
 
+    operand_names: ClassVar[tuple[str, ...]] = ()
+    """The operands in order, each a read-only property of that name; a last name ending in `*`
+    names the remaining operands (a tuple: a call's arguments). Kinds whose operands have no fixed
+    roles (phis) name none."""
+
+    address_operand: ClassVar[str | None] = None
+    """The operand holding the one address a memory access reads or writes (loads, stores,
+    atomics); `address` and `accessed_type` then describe the access. None: no such access."""
+
     is_terminator: ClassVar[bool] = False
     """Ends its block; `successors` says where control goes next."""
-    has_side_effects: ClassVar[bool] = False
-    """Writes memory, transfers control or synchronizes: never deleted, duplicated or moved freely."""
     reads_memory: ClassVar[bool] = False
     """Its result depends on memory, so it does not move across writes."""
+    writes_memory: ClassVar[bool] = False
+    """Changes memory that other instructions (or work-items) may read."""
+    has_other_effects: ClassVar[bool] = False
+    """An effect besides memory and control: synchronization, a printf record, a check that may stop
+    the work-group."""
     is_barrier: ClassVar[bool] = False
     """A work-group barrier: work-group formation splits the CFG at it."""
+    has_side_effects: ClassVar[bool] = False
+    """Writes memory, transfers control, synchronizes or has another effect: never deleted,
+    duplicated or moved freely. Derived from the traits above (`__init_subclass__`)."""
     is_pure: ClassVar[bool] = False
     """No effect, reads no memory, result a function of the operands (and of the work-item): dead
     when unused, free to be recomputed elsewhere (rematerialized) or merged with an equal one."""
+    is_lanewise: ClassVar[bool] = False
+    """On vectors it computes lane by lane: lane k of the result is the same kind, with the same
+    fields, applied to lane k of each vector operand (and to each scalar operand as it is)."""
+    uniformity: ClassVar[UniformityRule | None] = None
+    """How the result's shape across work-items follows from the operands' shapes (shapes.py).
+    None: no rule; the uniformity analysis takes the result as varying."""
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.has_side_effects = cls.writes_memory or cls.has_other_effects or cls.is_terminator or cls.is_barrier
+        for index, name in enumerate(cls.__dict__.get("operand_names", ())):
+            if name.endswith("*"):
+                name, getter = name[:-1], (lambda i: lambda self: tuple(self._operands[i:]))(index)
+            else:
+                getter = (lambda i: lambda self: self._operands[i])(index)
+            if name not in cls.__dict__:
+                setattr(cls, name, property(getter))
 
     def __init__(self, type: ty.Type, operands: list[Value], name: str = "") -> None:
         super().__init__(type, name)
@@ -121,6 +160,27 @@ class Instruction(Value):
                 operand.users.remove(self)
         self._operands = []
 
+    @property
+    def address_origin(self) -> Value | None:
+        """For address arithmetic and pointer casts: the pointer into whose object this one points
+        (an elementptr's or fieldptr's base, a bitcast's or addrspacecast's operand); else None."""
+        return None
+
+    def use_blocks(self, value: Value) -> list[Block]:
+        """Where it reads its operand `value`: in its own block (a phi reads at the end of each
+        incoming block that supplies `value`)."""
+        return [self.block]
+
+    @property
+    def address(self) -> Value | None:
+        """The address it accesses (`address_operand`), or None."""
+        return getattr(self, self.address_operand) if self.address_operand else None
+
+    @property
+    def accessed_type(self) -> ty.Type:
+        """The type of the memory at `address` it reads or writes: its result's, by default."""
+        return self.type
+
     # -- placement ---------------------------------------------------------------------------
 
     def erase(self) -> None:
@@ -149,6 +209,18 @@ class Instruction(Value):
         location and fields; nothing uses it yet."""
         new = object.__new__(type(self))
         Instruction.__init__(new, self.type, self._operands if operands is None else operands, self.name)
+        new.loc = self.loc
+        for field in self.fields:
+            value = getattr(self, field)
+            setattr(new, field, list(value) if isinstance(value, list) else value)
+        return new
+
+    def with_operands(self, operands: list[Value], type: ty.Type | None = None) -> Instruction:
+        """A new, unplaced instruction of this kind with these operands (and type, if given) and this
+        one's name, source location and fields: one lane of a lane-wise operation, or its widened
+        form. Nothing new uses this one's operands."""
+        new = object.__new__(self.__class__)  # (`type` is the parameter here)
+        Instruction.__init__(new, self.type if type is None else type, operands, self.name)
         new.loc = self.loc
         for field in self.fields:
             value = getattr(self, field)
@@ -185,11 +257,17 @@ class Instruction(Value):
 
 class Terminator(Instruction):
     is_terminator = True
-    has_side_effects = True
+    uniformity = NO_VALUE
 
     @property
     def successors(self) -> list[Block]:
         return []
+
+    @property
+    def selector(self) -> Value | None:
+        """The value that picks the successor (a branch's condition, a switch's value); None when
+        control has no choice."""
+        return None
 
     def replace_successor(self, old: Block, new: Block) -> None:
         raise NotImplementedError
@@ -205,6 +283,17 @@ def read_operands(r: TextReader, count: int) -> list[Value]:
         r.expect(",")
         values.append(r.operand())
     return values
+
+
+def origin_of(value: Value) -> Value | None:
+    """`value.address_origin` for an instruction; None for constants, arguments and globals."""
+    return value.address_origin if isinstance(value, Instruction) else None
+
+
+def defined_in(value: Value, blocks) -> bool:
+    """Whether `value` is an instruction placed in one of `blocks` (constants, arguments and globals
+    are defined nowhere: loop-invariant, region-independent)."""
+    return isinstance(value, Instruction) and value.block in blocks
 
 
 # -- type rules shared by several kinds -----------------------------------------------------------

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Iterator
 from .. import types as ty
 from ..values import Value
 from .base import Instruction, TextReader, TextWriter, result_is
+from .shapes import OPERANDS, PER_WORK_ITEM
 
 if TYPE_CHECKING:
     from ..function import Function
@@ -21,14 +22,15 @@ class Call(Instruction):
 
     keywords = ("call",)
     fields = ("callee",)
-    has_side_effects = True
-    reads_memory = True
+    operand_names = ("args*",)
+    reads_memory = True  # the callee may do anything
+    writes_memory = True
+    has_other_effects = True
+    uniformity = PER_WORK_ITEM
 
     def __init__(self, callee: Function, args: list[Value], name: str = "") -> None:
         super().__init__(callee.return_type, args, name)
         self.callee = callee
-
-    args = property(lambda self: self.operands)
 
     def print_operands(self, p: TextWriter) -> str:
         return f"@{self.callee.name}({p.operands(self.args)})"
@@ -132,13 +134,14 @@ class MathCall(Instruction):
 
     keywords = tuple(f"math.{m.value}" for m in MathFunction)
     fields = ("math_function",)
+    operand_names = ("args*",)
     is_pure = True
+    is_lanewise = True
+    uniformity = OPERANDS
 
     def __init__(self, function: MathFunction, args: list[Value], type: ty.Type, name: str = "") -> None:
         super().__init__(type, args, name)
         self.math_function = function
-
-    args = property(lambda self: self.operands)
 
     @property
     def keyword(self) -> str:
@@ -175,14 +178,14 @@ class Printf(Instruction):
 
     keywords = ("printf",)
     fields = ("format_id", "format")
-    has_side_effects = True
+    operand_names = ("args*",)
+    has_other_effects = True
+    uniformity = PER_WORK_ITEM  # -1 for the calls whose record did not fit
 
     def __init__(self, format_id: int, format: bytes, args: list[Value], name: str = "") -> None:
         super().__init__(ty.i32, args, name)
         self.format_id = format_id
         self.format = format
-
-    args = property(lambda self: self.operands)
 
     def print_operands(self, p: TextWriter) -> str:
         text = f'{self.format_id} "{_escaped(self.format)}"'

@@ -13,6 +13,7 @@ from typing import Iterator
 from .. import types as ty
 from ..values import Value
 from .base import Instruction, TextReader, TextWriter, address, read_operands
+from .shapes import NO_VALUE, OPERANDS
 
 __all__ = ["ArgumentExtent", "CheckAccess", "CheckBarrier"]
 
@@ -24,6 +25,7 @@ class ArgumentExtent(Instruction):
     keywords = ("argument_extent",)
     fields = ("param",)
     is_pure = True
+    uniformity = OPERANDS  # none: the launch's
 
     def __init__(self, param: int, name: str = "") -> None:
         super().__init__(ty.i64, [], name)
@@ -54,17 +56,14 @@ class CheckAccess(Instruction):
 
     keywords = ("check_access",)
     fields = ("site", "size")
-    has_side_effects = True
+    operand_names = ("pointer", "base", "extent", "local_ids*")
+    has_other_effects = True  # may stop the work-group
+    uniformity = NO_VALUE
 
     def __init__(self, site: int, size: int, pointer: Value, base: Value, extent: Value, local_ids) -> None:
         super().__init__(ty.void, [pointer, base, extent, *local_ids])
         self.site = site
         self.size = size
-
-    pointer = property(lambda self: self._operands[0])
-    base = property(lambda self: self._operands[1])
-    extent = property(lambda self: self._operands[2])
-    local_ids = property(lambda self: self._operands[3:6])
 
     def print_operands(self, p: TextWriter) -> str:
         return f"{self.site}, {self.size}, {p.operands(self._operands)}"
@@ -93,15 +92,14 @@ class CheckBarrier(Instruction):
 
     keywords = ("check_barrier",)
     fields = ("site",)
-    has_side_effects = True
+    operand_names = ("next", "first", "local_ids*")
+    writes_memory = True  # the first work-item's `next`, at `first`
+    has_other_effects = True  # may stop the work-group
+    uniformity = NO_VALUE
 
     def __init__(self, site: int, next: Value, first: Value, local_ids) -> None:
         super().__init__(ty.void, [next, first, *local_ids])
         self.site = site
-
-    next = property(lambda self: self._operands[0])
-    first = property(lambda self: self._operands[1])
-    local_ids = property(lambda self: self._operands[2:5])
 
     def print_operands(self, p: TextWriter) -> str:
         return f"{self.site}, {p.operands(self._operands)}"

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Iterator
 from .. import types as ty
 from ..values import Constant, Value
 from .base import Instruction, Terminator, TextReader, TextWriter
+from .shapes import JOIN
 
 if TYPE_CHECKING:
     from ..function import Block
@@ -24,6 +25,7 @@ class Phi(Instruction):
     keywords = ("phi",)
     fields = ("incoming_blocks",)
     defined_before_operands = True
+    uniformity = JOIN
 
     def __init__(self, type: ty.Type, name: str = "") -> None:
         super().__init__(type, [], name)
@@ -36,6 +38,9 @@ class Phi(Instruction):
     @property
     def incoming(self) -> list[tuple[Value, Block]]:
         return list(zip(self._operands, self.incoming_blocks))
+
+    def use_blocks(self, value: Value) -> list[Block]:
+        return [b for v, b in self.incoming if v is value]
 
     def value_for(self, block: Block) -> Value:
         return self._operands[self.incoming_blocks.index(block)]
@@ -106,13 +111,14 @@ class Jump(Terminator):
 class Branch(Terminator):
     keywords = ("branch",)
     fields = ("if_true", "if_false")
+    operand_names = ("condition",)
 
     def __init__(self, condition: Value, if_true: Block, if_false: Block) -> None:
         super().__init__(ty.void, [condition])
         self.if_true = if_true
         self.if_false = if_false
 
-    condition = property(lambda self: self._operands[0])
+    selector = property(lambda self: self._operands[0])
 
     @property
     def successors(self) -> list[Block]:
@@ -150,13 +156,14 @@ class Switch(Terminator):
 
     keywords = ("switch",)
     fields = ("default", "cases")
+    operand_names = ("value",)
 
     def __init__(self, value: Value, default: Block, cases: list[tuple[int, Block]] | None = None) -> None:
         super().__init__(ty.void, [value])
         self.default = default
         self.cases: list[tuple[int, Block]] = list(cases or [])
 
-    value = property(lambda self: self._operands[0])
+    selector = property(lambda self: self._operands[0])
 
     def target_for(self, value: int) -> Block:
         """Where the switch goes when its value is `value` (either reading of the bits)."""

@@ -16,6 +16,7 @@ from typing import Iterator
 from .. import types as ty
 from ..values import Value
 from .base import Instruction, TextReader
+from .shapes import NO_VALUE, OPERANDS, PER_WORK_ITEM
 
 __all__ = ["ImageGeometry", "ImageChannels", "ImageRead", "ImageWrite", "ImageQuery", "ImageProperty"]
 
@@ -84,6 +85,7 @@ class ImageRead(Instruction):
     keywords = _keywords("image.read")
     fields = ("geometry", "channels")
     reads_memory = True
+    uniformity = PER_WORK_ITEM  # it may see another work-item's write
 
     def __init__(self, geometry: ImageGeometry, channels: ImageChannels, image: Value, sampler: Value | None,
                  coordinates: Value, name: str = "") -> None:
@@ -124,16 +126,15 @@ class ImageWrite(Instruction):
 
     keywords = _keywords("image.write")
     fields = ("geometry", "channels")
-    has_side_effects = True
+    operand_names = ("image", "coordinates", "color")
+    writes_memory = True
+    uniformity = NO_VALUE
 
     def __init__(self, geometry: ImageGeometry, channels: ImageChannels, image: Value, coordinates: Value,
                  color: Value) -> None:
         super().__init__(ty.void, [image, coordinates, color])
         self.geometry, self.channels = geometry, channels
 
-    image = property(lambda self: self._operands[0])
-    coordinates = property(lambda self: self._operands[1])
-    color = property(lambda self: self._operands[2])
 
     @property
     def keyword(self) -> str:
@@ -168,13 +169,13 @@ class ImageQuery(Instruction):
 
     keywords = tuple(f"image.{p.value}" for p in ImageProperty)
     fields = ("field",)
+    operand_names = ("image",)
     is_pure = True
+    uniformity = OPERANDS
 
     def __init__(self, field: ImageProperty, image: Value, name: str = "") -> None:
         super().__init__(ty.i32, [image], name)
         self.field = field
-
-    image = property(lambda self: self._operands[0])
 
     @property
     def keyword(self) -> str:

@@ -13,6 +13,7 @@ from typing import Iterator
 from .. import types as ty
 from ..values import Value
 from .base import Instruction, TextReader, TextWriter, address, read_operands, result_is
+from .shapes import NO_VALUE, OPERANDS, PER_WORK_ITEM
 
 __all__ = ["Broadcast", "LaneLoad", "LaneStore", "Gather", "Scatter", "AnyLane"]
 
@@ -41,12 +42,12 @@ class Broadcast(Instruction):
     """The scalar `value` in each of `count` lanes."""
 
     keywords = ("broadcast",)
+    operand_names = ("value",)
     is_pure = True
+    uniformity = OPERANDS
 
     def __init__(self, value: Value, count: int, name: str = "") -> None:
         super().__init__(ty.VectorType(value.type, count), [value], name)
-
-    value = property(lambda self: self._operands[0])
 
     def print_operands(self, p: TextWriter) -> str:
         return f"{self.type.count}, {p.operand(self.value)}"
@@ -66,13 +67,12 @@ class LaneLoad(Instruction):
     """Lane k reads the element at `pointer + k * sizeof(element)` where `mask` is true (0 elsewhere)."""
 
     keywords = ("lane.load",)
+    operand_names = ("pointer", "mask")
     reads_memory = True
+    uniformity = PER_WORK_ITEM
 
     def __init__(self, type: ty.VectorType, pointer: Value, mask: Value, name: str = "") -> None:
         super().__init__(type, [pointer, mask], name)
-
-    pointer = property(lambda self: self._operands[0])
-    mask = property(lambda self: self._operands[1])
 
     def print_operands(self, p: TextWriter) -> str:
         return f"{self.type}, {p.operands(self._operands)}"
@@ -94,14 +94,12 @@ class LaneStore(Instruction):
     """Lane k of `value` goes to `pointer + k * sizeof(element)` where `mask` is true."""
 
     keywords = ("lane.store",)
-    has_side_effects = True
+    operand_names = ("value", "pointer", "mask")
+    writes_memory = True
+    uniformity = NO_VALUE
 
     def __init__(self, value: Value, pointer: Value, mask: Value) -> None:
         super().__init__(ty.void, [value, pointer, mask])
-
-    value = property(lambda self: self._operands[0])
-    pointer = property(lambda self: self._operands[1])
-    mask = property(lambda self: self._operands[2])
 
     @classmethod
     def parse(cls, keyword: str, r: TextReader, name: str) -> LaneStore:
@@ -118,14 +116,12 @@ class Gather(Instruction):
     """Lane k reads the element at byte `base + offsets[k]` where `mask` is true (0 elsewhere)."""
 
     keywords = ("gather",)
+    operand_names = ("base", "offsets", "mask")
     reads_memory = True
+    uniformity = PER_WORK_ITEM
 
     def __init__(self, type: ty.VectorType, base: Value, offsets: Value, mask: Value, name: str = "") -> None:
         super().__init__(type, [base, offsets, mask], name)
-
-    base = property(lambda self: self._operands[0])
-    offsets = property(lambda self: self._operands[1])
-    mask = property(lambda self: self._operands[2])
 
     def print_operands(self, p: TextWriter) -> str:
         return f"{self.type}, {p.operands(self._operands)}"
@@ -149,15 +145,12 @@ class Scatter(Instruction):
     lanes share an address the highest lane's value stays, as if the work-items ran in order."""
 
     keywords = ("scatter",)
-    has_side_effects = True
+    operand_names = ("value", "base", "offsets", "mask")
+    writes_memory = True
+    uniformity = NO_VALUE
 
     def __init__(self, value: Value, base: Value, offsets: Value, mask: Value) -> None:
         super().__init__(ty.void, [value, base, offsets, mask])
-
-    value = property(lambda self: self._operands[0])
-    base = property(lambda self: self._operands[1])
-    offsets = property(lambda self: self._operands[2])
-    mask = property(lambda self: self._operands[3])
 
     @classmethod
     def parse(cls, keyword: str, r: TextReader, name: str) -> Scatter:
@@ -175,12 +168,12 @@ class AnyLane(Instruction):
     """Whether any lane of the mask is true (branch-on-superword-condition)."""
 
     keywords = ("any.lane",)
+    operand_names = ("mask",)
     is_pure = True
+    uniformity = OPERANDS
 
     def __init__(self, mask: Value, name: str = "") -> None:
         super().__init__(ty.i1, [mask], name)
-
-    mask = property(lambda self: self._operands[0])
 
     @classmethod
     def parse(cls, keyword: str, r: TextReader, name: str) -> AnyLane:

@@ -13,6 +13,7 @@ from typing import Iterator
 from .. import types as ty
 from ..values import Value
 from .base import Instruction, TextReader, TextWriter, address, has_size, integer_index, read_operands, result_is
+from .shapes import BOTTOM, NO_VALUE, PER_WORK_ITEM, UNIFORM, VARYING, Kind, Shape, ShapeOf, UniformityRule, consecutive
 
 __all__ = ["Alloca", "Load", "Store", "ElementPtr", "FieldPtr", "AtomicOpcode", "AtomicRMW", "AtomicCmpXchg",
            "Fence"]
@@ -23,7 +24,7 @@ class Alloca(Instruction):
 
     keywords = ("alloca",)
     fields = ("allocated_type",)
-    has_side_effects = False
+    uniformity = PER_WORK_ITEM  # each work-item has its own
 
     def __init__(self, allocated_type: ty.Type, name: str = "") -> None:
         super().__init__(ty.pointer(ty.AddressSpace.PRIVATE), [], name)
@@ -45,16 +46,25 @@ def _volatile(inst) -> str:
     return " volatile" if inst.volatile else ""
 
 
+def _load_shape(i: Load, lanes: ShapeOf) -> Shape:
+    """Uniform only from a uniform address in __constant memory: any other memory may be written by
+    another work-item, or by this one, between two loads (the safe rule)."""
+    p = i.pointer
+    constant = isinstance(p.type, ty.PointerType) and p.type.address_space is ty.AddressSpace.CONSTANT
+    return UNIFORM if constant and lanes.shape(p).is_uniform and not i.volatile else VARYING
+
+
 class Load(Instruction):
     keywords = ("load",)
+    address_operand = "pointer"
     fields = ("volatile",)
+    operand_names = ("pointer",)
     reads_memory = True
+    uniformity = UniformityRule("uniform __constant address", _load_shape)
 
     def __init__(self, type: ty.Type, pointer: Value, name: str = "") -> None:
         super().__init__(type, [pointer], name)
         self.volatile = False
-
-    pointer = property(lambda self: self._operands[0])
 
     def print_operands(self, p: TextWriter) -> str:
         return f"{self.type}, {p.operand(self.pointer)}{_volatile(self)}"
@@ -75,15 +85,19 @@ class Load(Instruction):
 
 class Store(Instruction):
     keywords = ("store",)
+    address_operand = "pointer"
     fields = ("volatile",)
-    has_side_effects = True
+    operand_names = ("value", "pointer")
+    writes_memory = True
+    uniformity = NO_VALUE
 
     def __init__(self, value: Value, pointer: Value) -> None:
         super().__init__(ty.void, [value, pointer])
         self.volatile = False
 
-    value = property(lambda self: self._operands[0])
-    pointer = property(lambda self: self._operands[1])
+    @property
+    def accessed_type(self) -> ty.Type:
+        return self.value.type
 
     def print_operands(self, p: TextWriter) -> str:
         return f"{p.operands(self._operands)}{_volatile(self)}"
@@ -102,20 +116,33 @@ class Store(Instruction):
             yield f"stores {self.value.type}, which has no size"
 
 
+def _element_ptr_shape(i: ElementPtr, lanes: ShapeOf) -> Shape:
+    """The base's stride plus the index's, scaled by the element's size."""
+    base, index = lanes.shape(i.base), lanes.shape(i.index)
+    if base.kind is Kind.BOTTOM or index.kind is Kind.BOTTOM:
+        return BOTTOM
+    if base.is_uniform and index.is_uniform:
+        return UNIFORM
+    if Kind.VARYING in (base.kind, index.kind):
+        return VARYING
+    return consecutive(base.stride + index.stride * i.element_type.size)
+
+
 class ElementPtr(Instruction):
     """`base + index * sizeof(element_type)`, staying in the base pointer's address space. The
     index is a signed integer of any width."""
 
     keywords = ("elementptr",)
     fields = ("element_type",)
+    operand_names = ("base", "index")
     is_pure = True
+    uniformity = UniformityRule("affine address", _element_ptr_shape)
 
     def __init__(self, element_type: ty.Type, base: Value, index: Value, name: str = "") -> None:
         super().__init__(base.type, [base, index], name)
         self.element_type = element_type
 
-    base = property(lambda self: self._operands[0])
-    index = property(lambda self: self._operands[1])
+    address_origin = property(lambda self: self.base)
 
     def print_operands(self, p: TextWriter) -> str:
         return f"{self.element_type}, {p.operand(self.base)}, {p.operand(self.index)}"
@@ -141,14 +168,16 @@ class FieldPtr(Instruction):
 
     keywords = ("fieldptr",)
     fields = ("struct_type", "field")
+    operand_names = ("base",)
     is_pure = True
+    uniformity = UniformityRule("the base's", lambda i, lanes: lanes.shape(i.base))
 
     def __init__(self, struct_type: ty.StructType, base: Value, field: int, name: str = "") -> None:
         super().__init__(base.type, [base], name)
         self.struct_type = struct_type
         self.field = field
 
-    base = property(lambda self: self._operands[0])
+    address_origin = property(lambda self: self.base)
 
     def print_operands(self, p: TextWriter) -> str:
         return f"{self.struct_type}, {p.operand(self.base)}, {self.field}"
@@ -198,16 +227,16 @@ class AtomicRMW(Instruction):
     """Atomically `*pointer = *pointer <op> value`, giving the old value (sequentially consistent)."""
 
     keywords = ("atomic",)
+    address_operand = "pointer"
     fields = ("opcode",)
-    has_side_effects = True
+    operand_names = ("pointer", "value")
     reads_memory = True
+    writes_memory = True
+    uniformity = PER_WORK_ITEM
 
     def __init__(self, opcode: AtomicOpcode, pointer: Value, value: Value, name: str = "") -> None:
         super().__init__(value.type, [pointer, value], name)
         self.opcode = opcode
-
-    pointer = property(lambda self: self._operands[0])
-    value = property(lambda self: self._operands[1])
 
     def print_operands(self, p: TextWriter) -> str:
         return f"{self.opcode.value} {p.operands(self._operands)}"
@@ -229,15 +258,14 @@ class AtomicCmpXchg(Instruction):
     """Atomically replace `*pointer` by `new` if it equals `expected`; gives the old value."""
 
     keywords = ("cmpxchg",)
-    has_side_effects = True
+    address_operand = "pointer"
+    operand_names = ("pointer", "expected", "new")
     reads_memory = True
+    writes_memory = True
+    uniformity = PER_WORK_ITEM
 
     def __init__(self, pointer: Value, expected: Value, new: Value, name: str = "") -> None:
         super().__init__(expected.type, [pointer, expected, new], name)
-
-    pointer = property(lambda self: self._operands[0])
-    expected = property(lambda self: self._operands[1])
-    new = property(lambda self: self._operands[2])
 
     @classmethod
     def parse(cls, keyword: str, r: TextReader, name: str) -> AtomicCmpXchg:
@@ -255,10 +283,12 @@ _FENCE_FLAGS = 7  # CLK_LOCAL_MEM_FENCE (1) | CLK_GLOBAL_MEM_FENCE (2) | CLK_IMA
 
 
 class FenceFlagged(Instruction):
-    """What a fence and a barrier share: no operands, memory-fence `flags`, a side effect."""
+    """What a fence and a barrier share: no operands, memory-fence `flags`, a side effect (the
+    order of memory operations)."""
 
     fields = ("flags",)
-    has_side_effects = True
+    has_other_effects = True
+    uniformity = NO_VALUE
 
     def __init__(self, flags: int) -> None:
         super().__init__(ty.void, [])

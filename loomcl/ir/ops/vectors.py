@@ -6,6 +6,7 @@ from typing import Iterator
 from .. import types as ty
 from ..values import Value
 from .base import Instruction, TextReader, TextWriter, integer_index, read_operands, result_is
+from .shapes import OPERANDS
 
 __all__ = ["ExtractElement", "InsertElement", "ShuffleVector"]
 
@@ -17,13 +18,12 @@ def _vector(value: Value, role: str) -> Iterator[str]:
 
 class ExtractElement(Instruction):
     keywords = ("extractelement",)
+    operand_names = ("vector", "index")
     is_pure = True
+    uniformity = OPERANDS
 
     def __init__(self, vector: Value, index: Value, name: str = "") -> None:
         super().__init__(ty.scalar_of(vector.type), [vector, index], name)
-
-    vector = property(lambda self: self._operands[0])
-    index = property(lambda self: self._operands[1])
 
     @classmethod
     def parse(cls, keyword: str, r: TextReader, name: str) -> ExtractElement:
@@ -40,14 +40,12 @@ class ExtractElement(Instruction):
 
 class InsertElement(Instruction):
     keywords = ("insertelement",)
+    operand_names = ("vector", "value", "index")
     is_pure = True
+    uniformity = OPERANDS
 
     def __init__(self, vector: Value, value: Value, index: Value, name: str = "") -> None:
         super().__init__(vector.type, [vector, value, index], name)
-
-    vector = property(lambda self: self._operands[0])
-    value = property(lambda self: self._operands[1])
-    index = property(lambda self: self._operands[2])
 
     @classmethod
     def parse(cls, keyword: str, r: TextReader, name: str) -> InsertElement:
@@ -66,7 +64,9 @@ class ShuffleVector(Instruction):
 
     keywords = ("shufflevector",)
     fields = ("mask",)
+    operand_names = ("a", "b")
     is_pure = True
+    uniformity = OPERANDS
 
     def __init__(self, a: Value, b: Value, mask: list[int], name: str = "") -> None:
         super().__init__(ty.VectorType(ty.scalar_of(a.type), len(mask)), [a, b], name)

@@ -9,8 +9,9 @@ from typing import Iterator
 from .. import types as ty
 from .base import Instruction, TextReader, TextWriter
 from .memory import FenceFlagged
+from .shapes import UNIFORM, VARYING, Shape, ShapeOf, UniformityRule, consecutive
 
-__all__ = ["Query", "WorkItemQuery", "Barrier"]
+__all__ = ["Query", "WorkItemQuery", "Barrier", "is_query"]
 
 
 class Query(enum.Enum):
@@ -24,6 +25,16 @@ class Query(enum.Enum):
     WORK_DIM = "work_dim"
 
 
+def _query_shape(i: WorkItemQuery, lanes: ShapeOf) -> Shape:
+    """local_id(0) steps by one across the group; local_id(1) and (2) vary across it (and are
+    uniform within one x work-item loop); the NDRange's other properties are the group's."""
+    if i.query is not Query.LOCAL_ID:
+        return UNIFORM
+    if i.dim == 0:
+        return consecutive(1)
+    return UNIFORM if lanes.along_x else VARYING
+
+
 class WorkItemQuery(Instruction):
     """A work-item or NDRange property in dimension `dim` (0..2), as i64. `get_global_id` is
     lowered to group_id * enqueued_local_size + local_id + global_offset. Pure: within one
@@ -32,6 +43,7 @@ class WorkItemQuery(Instruction):
     keywords = tuple(q.value for q in Query)
     fields = ("query", "dim")
     is_pure = True
+    uniformity = UniformityRule("local id 0 consecutive", _query_shape)
 
     def __init__(self, query: Query, dim: int = 0, name: str = "") -> None:
         super().__init__(ty.i64, [], name)
@@ -54,6 +66,11 @@ class WorkItemQuery(Instruction):
             yield f"dimension {self.dim!r} is not 0, 1 or 2"
         if self.type is not ty.i64:
             yield f"result is {self.type}, not i64"
+
+
+def is_query(value, query: Query, dim: int | None = None) -> bool:
+    """Whether `value` is the work-item query `query` (in dimension `dim`, if given)."""
+    return isinstance(value, WorkItemQuery) and value.query is query and (dim is None or value.dim == dim)
 
 
 class Barrier(FenceFlagged):
