@@ -164,6 +164,9 @@ class FakeCompiledProgram:
     def write_only_params(self, kernel_name: str) -> tuple[int, ...]:
         return ()  # hand-written kernels never stream
 
+    def take_notes(self) -> list[str]:
+        return []  # no passes run on hand-written kernels, so none falls back
+
     def work_group_function(self, kernel_name: str, local_size, ids_fit_int: bool = False,
                             image_formats: tuple = (), streaming: tuple = ()) -> WorkGroupFunction:
         local_size = tuple(local_size)

@@ -263,13 +263,19 @@ class Cast(Instruction):
     fields = ("opcode", "no_wrap")
     operand_names = ("value",)
     is_pure = True
-    is_lanewise = True
     uniformity = UniformityRule("keeps integer strides", _cast_shape)
 
     def __init__(self, opcode: CastOpcode, value: Value, to: ty.Type, name: str = "", no_wrap: bool = False) -> None:
         super().__init__(to, [value], name)
         self.opcode = opcode
         self.no_wrap = no_wrap
+
+    @property
+    def is_lanewise(self) -> bool:
+        """Lane k of the result comes from lane k of the operand only when both have the same number
+        of lanes: `as_uchar3(int)` or `as_uint3(float4)` reinterpret bits across lanes."""
+        source, to = self.value.type, self.type
+        return getattr(source, "count", None) == getattr(to, "count", None)
 
     @property
     def address_origin(self) -> Value | None:
