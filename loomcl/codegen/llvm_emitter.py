@@ -311,6 +311,9 @@ class FunctionEmitter:
         # Checked mode checks the address the machine computes, so signed overflow wraps there (no nsw).
         wraps = not inst.no_signed_wrap or self.options.checked or not self.options.nsw
         flags = self.float_flags() if inst.opcode.is_float else "" if wraps else " nsw"
+        if _divides_by_sqrt(inst):
+            # no hardware rsqrt estimate (see llvm_math): LLVM forms it from arcp or afn on the division
+            flags = flags.replace(" afn", "").replace(" arcp", "")
         self.emit_line(f"{self.ref(inst)} = {inst.opcode.value}{flags} {self.typed(inst.lhs)}, {rhs}")
 
     def safe_divisor(self, inst: ins.BinaryOp) -> str:
@@ -598,3 +601,10 @@ def _i1_like(t: ty.Type) -> str:
 def _splat(t: ty.Type, value: int) -> str:
     """An integer constant of type t (every lane of a vector)."""
     return f"splat ({llvm_type(t.element)} {value})" if isinstance(t, ty.VectorType) else str(value)
+
+
+def _divides_by_sqrt(inst: ins.BinaryOp) -> bool:
+    """x / sqrt(y): rsqrt's form, which LLVM turns into the rsqrt estimate under arcp or afn."""
+    rhs = inst.rhs
+    return (inst.opcode == ins.BinaryOpcode.FDIV and isinstance(rhs, ins.MathCall)
+            and rhs.math_function == ins.MathFunction.SQRT)

@@ -88,7 +88,8 @@ def emit_math(emitter: FunctionEmitter, inst: ins.MathCall) -> None:
     emitter.module.declare(name, f"declare {t} @{name}({', '.join(params)})")
     flags = emitter.float_flags() if ty.is_float(inst.type) else ""
     if function == ins.MathFunction.SQRT:
-        # no `afn` on sqrt: with it LLVM turns rsqrt's 1/sqrt(x) into the hardware estimate plus one
-        # Newton step, 2.56 ulp on AVX-512 (vrsqrt14) where the spec allows 2 even under fast math
+        # no `afn` on sqrt (nor on a division by it, llvm_emitter): with it LLVM turns rsqrt's
+        # 1/sqrt(x) into the hardware estimate plus one Newton step, 2.56 ulp on AVX-512 (vrsqrt14)
+        # where the spec allows 2 even under fast math
         flags = flags.replace(" afn", "")
     emitter.emit_line(f"{emitter.ref(inst)} = call{flags} {t} @{name}({', '.join(args)})")
