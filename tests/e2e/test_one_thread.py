@@ -8,6 +8,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.slow  # the long tier: it runs the representative kernels again in a child process
+
 CHILD = "LOOMCL_E2E_ONE_THREAD_CHILD"
 
 SELECTION = " or ".join([

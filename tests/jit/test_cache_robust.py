@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # the long tier: each test starts processes that build real kernels
+
 from loomcl.jit import cache, cache_entry
 from loomcl.jit.cache_config import cache_directory, parse_size
 
