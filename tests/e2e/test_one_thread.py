@@ -8,8 +8,6 @@ import sys
 
 import pytest
 
-pytestmark = pytest.mark.slow  # the long tier: it runs the representative kernels again in a child process
-
 CHILD = "LOOMCL_E2E_ONE_THREAD_CHILD"
 
 SELECTION = " or ".join([
@@ -21,6 +19,7 @@ SELECTION = " or ".join([
 ])
 
 
+@pytest.mark.slow  # the long tier: the representative kernels again, in a child process
 @pytest.mark.skipif(os.environ.get(CHILD) == "1", reason="already the one-thread run")
 def test_representative_kernels_on_one_thread():
     here = os.path.dirname(os.path.abspath(__file__))
