@@ -226,3 +226,22 @@ def test_scalar_arguments_splat_into_vector_builtins(run_kernel, rng):
     swapped, out = run_kernel(SCALAR_SPLAT, "splat", (16,), (4,), words, f)
     np.testing.assert_array_equal(swapped, words.byteswap())
     np.testing.assert_allclose(out, f * 2 + 1, rtol=1e-6)
+
+
+def test_piglit_bswap_writes_past_its_buffer_into_padding(ctx, queue):
+    """piglit's bswap.cl launches 24 work-items on 8-element ushort2 buffers: the overrun is its own
+    bug, but it must land in loomcl's padding (it corrupted the host's heap: 'corrupted size vs.
+    prev_size' when the process ended) and leave the 8 elements right."""
+    source = ("kernel void swap(global ushort2 *out, global ushort2 *in) "
+              "{ int i = get_global_id(0); out[i] = in[i].yx; }")
+    program = cl.Program(ctx, source).build()
+    pairs = np.arange(16, dtype=np.uint16)
+    mf = cl.mem_flags
+    src = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.tile(pairs, 3))
+    out = cl.Buffer(ctx, mf.READ_WRITE, pairs.nbytes)
+    for _ in range(50):   # many allocations around the overrun: a damaged heap aborts
+        program.swap(queue, (24,), None, out, src)
+        scratch = [cl.Buffer(ctx, mf.READ_WRITE, pairs.nbytes) for _ in range(4)]
+    result = np.empty_like(pairs)
+    cl.enqueue_copy(queue, result, out)
+    assert np.array_equal(result, pairs.reshape(8, 2)[:, ::-1].ravel()) and len(scratch) == 4
