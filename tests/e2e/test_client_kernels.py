@@ -245,3 +245,39 @@ def test_piglit_bswap_writes_past_its_buffer_into_padding(ctx, queue):
     result = np.empty_like(pairs)
     cl.enqueue_copy(queue, result, out)
     assert np.array_equal(result, pairs.reshape(8, 2)[:, ::-1].ravel()) and len(scratch) == 4
+
+
+PIGLIT_VECTOR_MATH = """
+__kernel void k(__global float4 *x, __global int4 *n, __global float4 *o, __global int4 *e) {
+  int i = get_global_id(0);
+  int4 ex; float4 m = frexp(x[i], &ex);
+  int4 quo; float4 r = remquo(x[i], (float4)1.5f, &quo);
+  int4 sign; float4 lg = lgamma_r(x[i], &sign);
+  o[4*i] = ldexp(m, n[i]) + ldexp(m, 2);
+  o[4*i+1] = pown(x[i], n[i]) + rootn(x[i], n[i] + 1);
+  o[4*i+2] = r; o[4*i+3] = lg;
+  e[4*i] = ilogb(x[i]); e[4*i+1] = ex; e[4*i+2] = quo; e[4*i+3] = sign;
+}"""
+
+
+def test_piglit_vector_forms_of_the_math_functions_with_int_lanes(ctx, queue):
+    """piglit's builtin-float-{ilogb,ldexp,frexp,pown,rootn,remquo,lgamma_r}: the gentype forms with
+    intn (OpenCL C 6.15.2) were 'no matching function' (only the scalar forms existed)."""
+    import math
+    x = np.array([0.75, 3.0, 10.5, 100.0], np.float32)
+    n = np.array([1, 2, 3, -1], np.int32)
+    mf = cl.mem_flags
+    out, ints = np.zeros((4, 4), np.float32), np.zeros((4, 4), np.int32)
+    buffers = [cl.Buffer(ctx, mf.COPY_HOST_PTR, hostbuf=a) for a in (x, n)]
+    buffers += [cl.Buffer(ctx, mf.WRITE_ONLY, a.nbytes) for a in (out, ints)]
+    cl.Program(ctx, PIGLIT_VECTOR_MATH).build().k(queue, (1,), None, *buffers)
+    cl.enqueue_copy(queue, out, buffers[2])
+    cl.enqueue_copy(queue, ints, buffers[3])
+    mantissa, exponent = np.frexp(x)
+    quotient = np.round(x / 1.5)   # no halfway cases among these
+    rootn = [v ** (1 / k) if k else math.nan for v, k in zip(x.astype(float), n + 1)]
+    np.testing.assert_allclose(out[0], np.ldexp(mantissa, n) + np.ldexp(mantissa, 2), rtol=0)
+    np.testing.assert_allclose(out[1], x.astype(float) ** n + rootn, rtol=1e-6)
+    np.testing.assert_allclose(out[2], x - quotient * 1.5, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(out[3], [math.lgamma(v) for v in x], rtol=1e-6)
+    assert ints.tolist() == [[-1, 1, 3, 6], exponent.tolist(), [int(q) % 8 for q in quotient], [1, 1, 1, 1]]
