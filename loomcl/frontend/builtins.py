@@ -178,6 +178,8 @@ class Builtin(enum.Enum):
     SIGNBIT = enum.auto()
     BITSELECT = enum.auto()
     SELECT = enum.auto()
+    SHUFFLE = enum.auto()
+    SHUFFLE2 = enum.auto()
     ANY = enum.auto()
     ALL = enum.auto()
     # atomics (6.13.11, the cl_khr_*_int32_* atom_ spellings and cl_khr_int64_*_atomics)
@@ -516,12 +518,29 @@ def _expand(row: Row, name: str) -> list[Overload]:
     return out
 
 
+def _shuffles() -> list[Overload]:
+    """gentypeN shuffle(gentypeM x, ugentypeN mask) and shuffle2(x, y, mask), N and M in 2, 4, 8, 16:
+    two lane counts, more than a Row's one template type."""
+    out = []
+    for element in INTEGERS + FLOATS:
+        unsigned = T.to_unsigned(_SIGNED_OF_SIZE[element.size])
+        for m in (2, 4, 8, 16):
+            source = T.vector_of(element, m)
+            for n in (2, 4, 8, 16):
+                result, mask = T.vector_of(element, n), T.vector_of(unsigned, n)
+                out.append(Overload("shuffle", B.SHUFFLE, result, (source, mask)))
+                out.append(Overload("shuffle2", B.SHUFFLE2, result, (source, source, mask)))
+    return out
+
+
 @lru_cache(maxsize=None)
 def _table() -> dict[str, tuple[Overload, ...]]:
     table: dict[str, list[Overload]] = {}
     for row in ROWS:
         for name in row.names.split():
             table.setdefault(name, []).extend(_expand(row, name))
+    for overload in _shuffles():
+        table.setdefault(overload.name, []).append(overload)
     return {name: tuple(overloads) for name, overloads in table.items()}
 
 

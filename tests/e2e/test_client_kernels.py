@@ -281,3 +281,26 @@ def test_piglit_vector_forms_of_the_math_functions_with_int_lanes(ctx, queue):
     np.testing.assert_allclose(out[2], x - quotient * 1.5, rtol=0, atol=1e-6)
     np.testing.assert_allclose(out[3], [math.lgamma(v) for v in x], rtol=1e-6)
     assert ints.tolist() == [[-1, 1, 3, 6], exponent.tolist(), [int(q) % 8 for q in quotient], [1, 1, 1, 1]]
+
+
+PIGLIT_SHUFFLE = """
+kernel void t(global float *out, global float *in, global uint *mask, global int *out2, global int8 *in2) {
+    vstore4(shuffle(vload8(0, in), vload4(0, mask)), 0, out);
+    vstore16(shuffle2(in2[0], in2[1], vload16(0, mask)), 0, out2);
+}"""
+
+
+def test_piglit_shuffle_and_shuffle2_with_run_time_masks(ctx, queue):
+    """piglit's builtin-shuffle-*: shuffle/shuffle2 (OpenCL C 6.15.12) were undeclared; a mask lane
+    counts only its low bits (log2 of the source lanes: 3 for float8, 4 for shuffle2 of two int8)."""
+    floats = np.arange(8, dtype=np.float32) * 1.5
+    ints = np.arange(16, dtype=np.int32) * 10
+    mask = np.array([3, 0, 9, 7, 31, 1, 2, 100, 15, 8, 4, 5, 6, 7, 12, 13], np.uint32)
+    mf = cl.mem_flags
+    out, out2 = np.zeros(4, np.float32), np.zeros(16, np.int32)
+    b_out, b_out2 = cl.Buffer(ctx, mf.WRITE_ONLY, out.nbytes), cl.Buffer(ctx, mf.WRITE_ONLY, out2.nbytes)
+    sources = [cl.Buffer(ctx, mf.COPY_HOST_PTR, hostbuf=a) for a in (floats, mask, ints)]
+    cl.Program(ctx, PIGLIT_SHUFFLE).build().t(queue, (1,), None, b_out, sources[0], sources[1], b_out2, sources[2])
+    cl.enqueue_copy(queue, out, b_out)
+    cl.enqueue_copy(queue, out2, b_out2)
+    assert out.tolist() == [4.5, 0.0, 1.5, 10.5] and out2.tolist() == ints[mask % 16].tolist()
