@@ -75,7 +75,7 @@ def unsupported(function: Function, loop: WorkItemLoop, loops: LoopInfo, everywh
     """Why whole-function vectorization cannot apply to `loop`, or should not (None: it can). Bodies
     without loops, or whose loops LLVM unrolls fully (analysis/trip_count.py's `unrolled_loops`, the
     loops codegen marks), are left to LLVM's loop vectorizer, which does as well there (sgemmTiled's
-    `k < 16` measured 30% slower through WFV). A short loop too big to unroll stays a loop inside the
+    `k < 16` measured 30% slower through WFV), unless they call sin, cos or tan (see _reduces_by_period). A short loop too big to unroll stays a loop inside the
     x loop, which LLVM then never vectorizes: WFV takes it (clpeak's float8 chains: 16 trips of 384
     instructions ran 8 lanes wide through SLP, 28x slower per lane than float4's)."""
     if loop.latch.phis and function.predecessors()[loop.exit] != [loop.latch]:
@@ -101,9 +101,16 @@ def unsupported(function: Function, loop: WorkItemLoop, loops: LoopInfo, everywh
                 reason = f"a {inst.keyword} (an effect it does not widen)"
             if reason:
                 return reason
-    if not has_inner_loop and not everywhere:
+    if not has_inner_loop and not everywhere and not _reduces_by_period(body):
         return "no long loop inside; left to LLVM"
     return None
+
+
+def _reduces_by_period(body) -> bool:
+    """Whether the body calls sin, cos or tan, whose vector forms branch per vector between a cheap
+    and a costly argument reduction (MathFunction.reduces_by_period)."""
+    return any(isinstance(inst, ins.MathCall) and inst.math_function.reduces_by_period
+               for block in body for inst in block.instructions)
 
 
 def _lane_type(inst: ins.Instruction) -> bool:
