@@ -224,6 +224,102 @@ static void leave_void(Entered *entered, PyObject *result) {
 
 #include "loomcl_entries.h"
 
+/* clSetKernelArg's memory. pyopencl sets every argument of a kernel before every launch, nearly all
+   of them to what they already were (the same buffers, the same sizes): each such call would take
+   the GIL and run loomcl's Python for nothing. So the arguments that Python accepted are remembered
+   here, per kernel handle and index, as their bytes; the same bytes again are answered CL_SUCCESS
+   at once. Python decided everything about those bytes the first time (its checks give the spec's
+   codes), and nothing but clSetKernelArg changes a kernel's arguments (the spec leaves concurrent
+   clSetKernelArg on one kernel to the caller), so the answer is the same, except where a handle
+   died in between: a handle's second word counts its deaths (handles.py bumps it when a kernel,
+   memory object or sampler handle is released for the last time, before its block is reused), and
+   a remembered kernel or argument handle whose count moved is asked of Python again.
+
+   A kernel's memory is found by its handle's address in a table that only grows (it holds blocks
+   that were kernels, and blocks are never freed); entries are added with the GIL held and read
+   without it, so each is complete before it is published. Only a handle found there is read: a
+   forged one goes to Python, which answers INVALID_KERNEL. */
+enum { KERNEL_BUCKETS = 4096, REMEMBERED_ARGS = 32, REMEMBERED_BYTES = 16 };
+enum { UNSET, VALUE, HANDLE, LOCAL };  /* what an argument's remembered bytes are */
+
+typedef struct {
+    int state;
+    size_t size;
+    unsigned char bytes[REMEMBERED_BYTES];
+    const size_t *target;      /* HANDLE: the argument's handle block, and its deaths then */
+    size_t target_deaths;
+} RememberedArg;
+
+typedef struct RememberedKernel {
+    struct RememberedKernel *next;
+    const size_t *handle;
+    size_t deaths;             /* the handle's deaths when these arguments were remembered */
+    RememberedArg args[REMEMBERED_ARGS];
+} RememberedKernel;
+
+static RememberedKernel *kernel_buckets[KERNEL_BUCKETS];
+
+static size_t deaths_of(const size_t *handle) {
+    return __atomic_load_n(&handle[1], __ATOMIC_ACQUIRE);
+}
+
+static RememberedKernel **bucket_of(const void *handle) {
+    return &kernel_buckets[((uintptr_t)handle >> 4) % KERNEL_BUCKETS];
+}
+
+static RememberedKernel *remembered_kernel(const void *handle) {
+    for (RememberedKernel *k = __atomic_load_n(bucket_of(handle), __ATOMIC_ACQUIRE); k; k = k->next)
+        if (k->handle == handle) return k;
+    return NULL;
+}
+
+static int already_set(const void *kernel, cl_uint index, size_t size, const void *value) {
+    RememberedKernel *k = index < REMEMBERED_ARGS ? remembered_kernel(kernel) : NULL;
+    if (!k || k->deaths != deaths_of(k->handle)) return 0;
+    const RememberedArg *arg = &k->args[index];
+    if (arg->state == UNSET || arg->size != size) return 0;
+    if (!value || arg->state == LOCAL) return !value && arg->state == LOCAL;
+    if (memcmp(arg->bytes, value, size)) return 0;
+    return arg->state != HANDLE || deaths_of(arg->target) == arg->target_deaths;
+}
+
+/* With the GIL held, after Python answered `status` (positive: SUCCESS, and the bytes name a live
+   handle). */
+static void remember_arg(const void *kernel, cl_uint index, size_t size, const void *value, cl_int status) {
+    if (index >= REMEMBERED_ARGS || (value && size > REMEMBERED_BYTES)) return;
+    RememberedKernel *k = remembered_kernel(kernel);
+    if (!k) {
+        if (status < 0 || !(k = calloc(1, sizeof *k))) return;
+        k->handle = kernel;
+        k->deaths = deaths_of(kernel);
+        k->next = *bucket_of(kernel);
+        __atomic_store_n(bucket_of(kernel), k, __ATOMIC_RELEASE);
+    } else if (k->deaths != deaths_of(k->handle)) {  /* another kernel in the same block now */
+        memset(k->args, 0, sizeof k->args);
+        k->deaths = deaths_of(k->handle);
+    }
+    RememberedArg *arg = &k->args[index];
+    arg->state = UNSET;
+    if (status < 0) return;  /* Python kept the previous value, but say nothing of it */
+    arg->size = size;
+    if (value) memcpy(arg->bytes, value, size);
+    arg->target = status > 0 ? *(const size_t *const *)value : NULL;
+    arg->target_deaths = status > 0 ? deaths_of(arg->target) : 0;
+    arg->state = !value ? LOCAL : status > 0 ? HANDLE : VALUE;
+}
+
+/* The GIL is taken once: Python's answer and its remembering are one step (python_clSetKernelArg's
+   own taking of it nests). */
+static cl_int entry_clSetKernelArg(void *kernel, cl_uint index, size_t size, void *value) {
+    if (already_set(kernel, index, size, value)) return CL_SUCCESS;
+    if (!python_usable()) return python_clSetKernelArg(kernel, index, size, value);
+    int gil = py.GILState_Ensure();
+    cl_int status = python_clSetKernelArg(kernel, index, size, value);
+    remember_arg(kernel, index, size, value, status);
+    py.GILState_Release(gil);
+    return status > 0 ? CL_SUCCESS : status;
+}
+
 /* Adds the building Python's site directories (a virtual environment's, an editable install's: their
    .pth files too) to sys.path; with `loomcl_first`, the first of them (the parent of the loomcl
    package this library was built from) goes in front, so that it is the loomcl imported. */
@@ -247,7 +343,8 @@ static void add_site_dirs(int loomcl_first) {
 }
 
 /* Connects to loomcl.icd.entry: gives it this library's dispatch table and clIcdGetPlatformIDsKHR (an
-   extension function the platform must answer), and takes the platform's handle and the Python
+   extension function the platform must answer) and says that it remembers kernels' arguments
+   (entry_clSetKernelArg), and takes the platform's handle and the Python
    functions behind the table. In a C host, the loomcl this library was built from is imported; a
    Python host's own loomcl is used if it has one. Runs with the GIL held. */
 static void *platform_from_python(void) {
@@ -260,8 +357,8 @@ static void *platform_from_python(void) {
         entry = py.Import_ImportModule("loomcl.icd.entry");
     }
     if (entry) {
-        PyObject *result = py.Object_CallMethod(entry, "connect", "nn", (intptr_t)dispatch_table,
-                                                (intptr_t)clIcdGetPlatformIDsKHR);
+        PyObject *result = py.Object_CallMethod(entry, "connect", "nni", (intptr_t)dispatch_table,
+                                                (intptr_t)clIcdGetPlatformIDsKHR, 1);
         PyObject *functions = result ? py.Tuple_GetItem(result, 1) : NULL;
         if (functions && py.Tuple_Size(functions) == ENTRY_COUNT) {
             for (int i = 0; i < ENTRY_COUNT; i++) {
