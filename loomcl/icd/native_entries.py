@@ -13,7 +13,8 @@ macros) are in
 native/loomcl_icd.c, which includes the generated text as "loomcl_entries.h".
 
 An entry in NATIVE_FRONT is answered first by C code of its own in native/ (clSetKernelArg's memory
-of the arguments already set, in native/loomcl_icd.c): its generated function is named python_<name>,
+of the arguments already set, clGetMemObjectInfo's of the answers that never change, in
+native/loomcl_icd.c): its generated function is named python_<name>,
 the C front calls it when it cannot answer alone, and the table names the front, entry_<name>.
 """
 from __future__ import annotations
@@ -35,7 +36,7 @@ _CL_SUCCESS, _CL_OUT_OF_RESOURCES = 0, -5
 _DONE_WITHOUT_PYTHON = ("clRelease", "clRetain", "clFinish", "clFlush", "clWaitForEvents", "clSVMFree")
 
 
-NATIVE_FRONT = frozenset({"clSetKernelArg"})
+NATIVE_FRONT = frozenset({"clSetKernelArg", "clGetMemObjectInfo"})
 
 
 def _without_python(entry: Entry) -> str:

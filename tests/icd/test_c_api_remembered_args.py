@@ -1,5 +1,5 @@
-"""clSetKernelArg's memory in the native library (native/loomcl_icd.c): an argument set again with
-the same bytes is answered without Python. These tests pin that the answers and the launches stay
+"""What the native library (native/loomcl_icd.c) answers without Python: clSetKernelArg with the
+bytes already set, and clGetMemObjectInfo's answers that never change. These tests pin that the answers and the launches stay
 those of the C API: a value changed and changed back is the last one set, a handle released (or its
 block reused by another object) is judged again, a failed call is never remembered, and a kernel
 released, or another kernel in its handle's block, starts with nothing remembered."""
@@ -133,3 +133,39 @@ def test_a_reused_handle_block_is_a_new_object():
     assert out["reused_kernel"]
     assert out["unset_launch"] == -52  # INVALID_KERNEL_ARGS: the new kernel has none set
     assert out["set_other"] == [0] * 4 and out["other_launch"] == [0, [2.0 * i for i in range(8)]]
+
+
+def test_memory_info_answered_again_is_the_same_and_dies_with_the_handle():
+    out = run_with_kernel("""
+    host = (ctypes.c_float * n)()
+    pinned = new_buffer(context, 4 * n, 1 | 8, host)  # USE_HOST_PTR
+    region = (c_size_t * 2)(0, 16)
+    sub, code = make(cl.clCreateSubBuffer, pinned, 1, 0x1220, region)
+    assert code == 0
+    def ask(handle, param, size=8):
+        value, needed = ctypes.create_string_buffer(size), c_size_t(0)
+        code = cl.clGetMemObjectInfo(handle, param, size, value, byref(needed))
+        return [code, value.raw.hex() if code == 0 else None, needed.value]
+    params = {"type": 0x1100, "flags": 0x1101, "size": 0x1102, "host_ptr": 0x1103, "offset": 0x1108}
+    for name, param in params.items():
+        out[name] = [ask(pinned, param), ask(pinned, param), ask(sub, param), ask(sub, param)]
+    out["host"] = ctypes.addressof(host)
+    out["too_small"] = [ask(pinned, 0x1102, size=4) for _ in range(2)]
+    needed = c_size_t(0)
+    out["size_only"] = [cl.clGetMemObjectInfo(pinned, 0x1102, 0, None, byref(needed)), needed.value]
+    assert cl.clReleaseMemObject(sub) == 0
+    out["dead"] = [ask(sub, 0x1102) for _ in range(2)]
+    """)
+    def number(answer):
+        return int.from_bytes(bytes.fromhex(answer[1]), "little")
+    for name in ("type", "flags", "size", "host_ptr", "offset"):
+        assert [answer[0] for answer in out[name]] == [0] * 4
+        assert out[name][0] == out[name][1] and out[name][2] == out[name][3]
+    assert number(out["type"][0]) == 0x10F0 and out["type"][0][2] == 4  # MEM_OBJECT_BUFFER, a cl_uint
+    assert number(out["flags"][0]) == 1 | 8 == number(out["flags"][2])  # USE_HOST_PTR is inherited
+    assert number(out["size"][0]) == 32 and number(out["size"][2]) == 16
+    assert number(out["host_ptr"][0]) == out["host"] == number(out["host_ptr"][2])
+    assert number(out["offset"][0]) == 0 and number(out["offset"][2]) == 0
+    assert [answer[:2] for answer in out["too_small"]] == [[-30, None]] * 2  # INVALID_VALUE
+    assert out["size_only"] == [0, 8]
+    assert out["dead"] == [[-38, None, 0]] * 2  # INVALID_MEM_OBJECT

@@ -235,8 +235,8 @@ static void leave_void(Entered *entered, PyObject *result) {
    memory object or sampler handle is released for the last time, before its block is reused), and
    a remembered kernel or argument handle whose count moved is asked of Python again.
 
-   A kernel's memory is found by its handle's address in a table that only grows (it holds blocks
-   that were kernels, and blocks are never freed); entries are added with the GIL held and read
+   A kernel's record is found by its handle's address in a table that only grows (it holds blocks
+   that were kernels, and blocks are never freed); records are added with the GIL held and read
    without it, so each is complete before it is published. Only a handle found there is read: a
    forged one goes to Python, which answers INVALID_KERNEL. */
 enum { KERNEL_BUCKETS = 4096, REMEMBERED_ARGS = 32, REMEMBERED_BYTES = 16 };
@@ -250,32 +250,60 @@ typedef struct {
     size_t target_deaths;
 } RememberedArg;
 
-typedef struct RememberedKernel {
-    struct RememberedKernel *next;
+/* A handle the native library remembers something of: kept in a table by the handle's address. */
+typedef struct Remembered {
+    struct Remembered *next;
     const size_t *handle;
-    size_t deaths;             /* the handle's deaths when these arguments were remembered */
+    size_t deaths;             /* the handle's deaths when it was remembered */
+} Remembered;
+
+typedef struct {
+    Remembered head;
     RememberedArg args[REMEMBERED_ARGS];
 } RememberedKernel;
 
-static RememberedKernel *kernel_buckets[KERNEL_BUCKETS];
+static Remembered *kernel_buckets[KERNEL_BUCKETS], *memory_buckets[KERNEL_BUCKETS];
 
 static size_t deaths_of(const size_t *handle) {
     return __atomic_load_n(&handle[1], __ATOMIC_ACQUIRE);
 }
 
-static RememberedKernel **bucket_of(const void *handle) {
-    return &kernel_buckets[((uintptr_t)handle >> 4) % KERNEL_BUCKETS];
+static Remembered **bucket_of(Remembered **buckets, const void *handle) {
+    return &buckets[((uintptr_t)handle >> 4) % KERNEL_BUCKETS];
 }
 
-static RememberedKernel *remembered_kernel(const void *handle) {
-    for (RememberedKernel *k = __atomic_load_n(bucket_of(handle), __ATOMIC_ACQUIRE); k; k = k->next)
-        if (k->handle == handle) return k;
+static Remembered *find_remembered(Remembered **buckets, const void *handle) {
+    for (Remembered *r = __atomic_load_n(bucket_of(buckets, handle), __ATOMIC_ACQUIRE); r; r = r->next)
+        if (r->handle == handle) return r;
     return NULL;
 }
 
+/* With the GIL held: the record of a live `handle` (made, of `bytes`, if it has none; emptied if
+   the block now holds another object than when it was made), or NULL without memory. */
+static Remembered *remembered_now(Remembered **buckets, const void *handle, size_t bytes) {
+    Remembered *r = find_remembered(buckets, handle);
+    if (!r) {
+        if (!(r = calloc(1, bytes))) return NULL;
+        r->handle = handle;
+        r->deaths = deaths_of(handle);
+        r->next = *bucket_of(buckets, handle);
+        __atomic_store_n(bucket_of(buckets, handle), r, __ATOMIC_RELEASE);
+    } else if (r->deaths != deaths_of(r->handle)) {
+        memset(r + 1, 0, bytes - sizeof *r);
+        r->deaths = deaths_of(r->handle);
+    }
+    return r;
+}
+
+/* The record of `handle` while it holds the object it was made for, else NULL (without the GIL). */
+static Remembered *remembered_live(Remembered **buckets, const void *handle) {
+    Remembered *r = find_remembered(buckets, handle);
+    return r && r->deaths == deaths_of(r->handle) ? r : NULL;
+}
+
 static int already_set(const void *kernel, cl_uint index, size_t size, const void *value) {
-    RememberedKernel *k = index < REMEMBERED_ARGS ? remembered_kernel(kernel) : NULL;
-    if (!k || k->deaths != deaths_of(k->handle)) return 0;
+    RememberedKernel *k = index < REMEMBERED_ARGS ? (RememberedKernel *)remembered_live(kernel_buckets, kernel) : NULL;
+    if (!k) return 0;
     const RememberedArg *arg = &k->args[index];
     if (arg->state == UNSET || arg->size != size) return 0;
     if (!value || arg->state == LOCAL) return !value && arg->state == LOCAL;
@@ -284,23 +312,15 @@ static int already_set(const void *kernel, cl_uint index, size_t size, const voi
 }
 
 /* With the GIL held, after Python answered `status` (positive: SUCCESS, and the bytes name a live
-   handle). */
+   handle). A failure is not remembered (Python kept the previous value, but say nothing of it). */
 static void remember_arg(const void *kernel, cl_uint index, size_t size, const void *value, cl_int status) {
     if (index >= REMEMBERED_ARGS || (value && size > REMEMBERED_BYTES)) return;
-    RememberedKernel *k = remembered_kernel(kernel);
-    if (!k) {
-        if (status < 0 || !(k = calloc(1, sizeof *k))) return;
-        k->handle = kernel;
-        k->deaths = deaths_of(kernel);
-        k->next = *bucket_of(kernel);
-        __atomic_store_n(bucket_of(kernel), k, __ATOMIC_RELEASE);
-    } else if (k->deaths != deaths_of(k->handle)) {  /* another kernel in the same block now */
-        memset(k->args, 0, sizeof k->args);
-        k->deaths = deaths_of(k->handle);
-    }
+    RememberedKernel *k = (RememberedKernel *)(status >= 0 ? remembered_now(kernel_buckets, kernel, sizeof *k)
+                                                           : remembered_live(kernel_buckets, kernel));
+    if (!k) return;
     RememberedArg *arg = &k->args[index];
     arg->state = UNSET;
-    if (status < 0) return;  /* Python kept the previous value, but say nothing of it */
+    if (status < 0) return;
     arg->size = size;
     if (value) memcpy(arg->bytes, value, size);
     arg->target = status > 0 ? *(const size_t *const *)value : NULL;
@@ -318,6 +338,42 @@ static cl_int entry_clSetKernelArg(void *kernel, cl_uint index, size_t size, voi
     remember_arg(kernel, index, size, value, status);
     py.GILState_Release(gil);
     return status > 0 ? CL_SUCCESS : status;
+}
+
+/* clGetMemObjectInfo's answers that never change for a memory object (its type, flags, size, host
+   pointer, offset: pyopencl asks on every Array.get), remembered as Python gave them, as arguments
+   are, and answered without Python while the handle holds that object. */
+enum { MEM_TYPE = 0x1100, MEM_OFFSET = 0x1108, MEM_ANSWERS = MEM_OFFSET - MEM_TYPE + 1 };
+static const size_t mem_answer_size[MEM_ANSWERS] = {4, 8, sizeof(size_t), sizeof(void *), 0, 0, 0, 0, sizeof(size_t)};
+
+typedef struct {
+    Remembered head;
+    unsigned known;            /* bit i: answers[i] (param MEM_TYPE + i) is Python's */
+    uint64_t answers[MEM_ANSWERS];
+} RememberedMemory;
+
+static size_t fixed_mem_answer(cl_uint param) {
+    return param >= MEM_TYPE && param <= MEM_OFFSET ? mem_answer_size[param - MEM_TYPE] : 0;
+}
+
+static cl_int entry_clGetMemObjectInfo(void *memory, cl_uint param, size_t size, void *out, void *size_ret) {
+    size_t bytes = fixed_mem_answer(param);
+    RememberedMemory *m = bytes ? (RememberedMemory *)remembered_live(memory_buckets, memory) : NULL;
+    if (m && (__atomic_load_n(&m->known, __ATOMIC_ACQUIRE) >> (param - MEM_TYPE) & 1) && (!out || size >= bytes)) {
+        if (out) memcpy(out, &m->answers[param - MEM_TYPE], bytes);
+        if (size_ret) *(size_t *)size_ret = bytes;
+        return CL_SUCCESS;
+    }
+    if (!bytes || !out || size < bytes || !python_usable())
+        return python_clGetMemObjectInfo(memory, param, size, out, size_ret);
+    int gil = py.GILState_Ensure();
+    cl_int status = python_clGetMemObjectInfo(memory, param, size, out, size_ret);
+    if (status == CL_SUCCESS && (m = (RememberedMemory *)remembered_now(memory_buckets, memory, sizeof *m))) {
+        memcpy(&m->answers[param - MEM_TYPE], out, bytes);
+        __atomic_or_fetch(&m->known, 1u << (param - MEM_TYPE), __ATOMIC_RELEASE);
+    }
+    py.GILState_Release(gil);
+    return status;
 }
 
 /* Adds the building Python's site directories (a virtual environment's, an editable install's: their
