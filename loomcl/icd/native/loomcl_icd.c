@@ -82,6 +82,7 @@ static struct {
 static pthread_once_t started = PTHREAD_ONCE_INIT;
 static cl_platform_id platform;  /* NULL when Python or loomcl could not be started */
 static int embedded;             /* this library started the interpreter (a C host) */
+static int remembering;          /* loomcl counts handle deaths: answers may be remembered here */
 
 static void complain(const char *what, const char *detail) {
     fprintf(stderr, "loomcl ICD: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
@@ -273,6 +274,7 @@ static Remembered **bucket_of(Remembered **buckets, const void *handle) {
 }
 
 static Remembered *find_remembered(Remembered **buckets, const void *handle) {
+    if (!remembering) return NULL;
     for (Remembered *r = __atomic_load_n(bucket_of(buckets, handle), __ATOMIC_ACQUIRE); r; r = r->next)
         if (r->handle == handle) return r;
     return NULL;
@@ -283,7 +285,7 @@ static Remembered *find_remembered(Remembered **buckets, const void *handle) {
 static Remembered *remembered_now(Remembered **buckets, const void *handle, size_t bytes) {
     Remembered *r = find_remembered(buckets, handle);
     if (!r) {
-        if (!(r = calloc(1, bytes))) return NULL;
+        if (!remembering || !(r = calloc(1, bytes))) return NULL;
         r->handle = handle;
         r->deaths = deaths_of(handle);
         r->next = *bucket_of(buckets, handle);
@@ -415,6 +417,12 @@ static void *platform_from_python(void) {
     if (entry) {
         PyObject *result = py.Object_CallMethod(entry, "connect", "nni", (intptr_t)dispatch_table,
                                                 (intptr_t)clIcdGetPlatformIDsKHR, 1);
+        remembering = result != NULL;
+        if (!result) {  /* an older loomcl (a Python host's own): it counts no deaths, nothing is remembered */
+            py.Err_Clear();
+            result = py.Object_CallMethod(entry, "connect", "nn", (intptr_t)dispatch_table,
+                                          (intptr_t)clIcdGetPlatformIDsKHR);
+        }
         PyObject *functions = result ? py.Tuple_GetItem(result, 1) : NULL;
         if (functions && py.Tuple_Size(functions) == ENTRY_COUNT) {
             for (int i = 0; i < ENTRY_COUNT; i++) {
