@@ -11,7 +11,9 @@
   counts the modes that print a speed.
 - clfft: Debian's clfft-client, the transforms in CLFFT_TRANSFORMS, each checked by the client
   against its reference FFT ("Internal Client Test *****PASS*****").
-- piglit (apt): `piglit run cl`, piglit's OpenCL API, language and kernel tests; counts its results.
+- piglit (apt): `piglit run cl`, piglit's OpenCL API, language and kernel tests (710); counts its
+  results. The whole run is one program under `--timeout` (it took over 40 minutes on a loaded
+  2-core machine); a run cut off still counts the tests it finished.
 - loopy: loopy's tests (conformance/loopy_suite.py) in the Python environment `--loopy-python`.
 
 Each client runs under OCL_ICD_VENDORS naming the implementation's vendor file alone, with a time
