@@ -23,11 +23,14 @@ from multiprocessing.connection import wait
 
 from .check import INTERP_CONFIGS, NATIVE_CONFIGS, Finding
 
+PYTHON_SHARE = 3  # one program in three also runs as Python kernels
+
 
 @dataclass(frozen=True)
 class Plan:
     interp: str = "all"  # all | sample | none
     native: str = "sample"  # all | sample | one | none
+    python: str = "share"  # all | share (a third of the seeds) | none: also the Python-kernel twin
     crash_seeds: tuple = ()  # the tester's own tests: these seeds abort the worker natively
 
     def interp_configs(self, seed: int) -> list[str]:
@@ -51,6 +54,10 @@ class Plan:
             return [NATIVE_CONFIGS[seed % len(NATIVE_CONFIGS)]]
         return []
 
+    def python_twin(self, seed: int) -> bool:
+        """Whether the program is also checked as Python kernels (python_check.py)."""
+        return self.python == "all" or self.python == "share" and seed % PYTHON_SHARE == 0
+
 
 @dataclass
 class Result:
@@ -59,6 +66,7 @@ class Result:
     times: dict = field(default_factory=dict)  # phase -> seconds
     program: object = None  # the Program, when there are findings (to save it)
     expected: object = None  # the reference output, when known
+    python: str | None = None  # the Python twin: "compared", "skipped: REASON", or None (not tried)
 
 
 # -- the worker side -------------------------------------------------------------------------------------
@@ -122,6 +130,14 @@ def check_program(seed: int, plan: Plan, native=None, report=lambda *a: None) ->
         if found:
             result.findings.append(found)
     phase("native")
+    if plan.python_twin(seed):
+        from .python_check import python_findings
+
+        native = native or (check.Native() if plan.native_configs(seed) else None)
+        result.python, found = python_findings(program, case, expected, configs, plan.native_configs(seed), native,
+                                               report)
+        result.findings += found
+        phase("python")
     if result.findings:
         result.program, result.expected = program, expected
     return result
