@@ -10,7 +10,9 @@ an LLVM assertion) or falls silent (a miscompiled infinite loop) the parent reco
 
 Which configurations each program gets is `Plan`'s choice: all of them, or a sample that rotates
 with the seed so that a run covers every configuration evenly (`--native sample`, the default:
-the default build options plus one other per program; see __main__.py for why).
+the default build options plus one other per program; see __main__.py for why). A share of the
+programs (one in three by default) is also rendered as Python kernels and checked in the same
+configurations against the same reference output (python_check.py).
 """
 from __future__ import annotations
 
@@ -30,7 +32,8 @@ PYTHON_SHARE = 3  # one program in three also runs as Python kernels
 class Plan:
     interp: str = "all"  # all | sample | none
     native: str = "sample"  # all | sample | one | none
-    python: str = "share"  # all | share (a third of the seeds) | none: also the Python-kernel twin
+    python: str = "share"  # all | share (a third of the seeds) | none | seeds: also the Python-kernel twin
+    python_seeds: frozenset = frozenset()  # python="seeds": exactly these
     crash_seeds: tuple = ()  # the tester's own tests: these seeds abort the worker natively
 
     def interp_configs(self, seed: int) -> list[str]:
@@ -56,6 +59,8 @@ class Plan:
 
     def python_twin(self, seed: int) -> bool:
         """Whether the program is also checked as Python kernels (python_check.py)."""
+        if self.python == "seeds":
+            return seed in self.python_seeds
         return self.python == "all" or self.python == "share" and seed % PYTHON_SHARE == 0
 
 
