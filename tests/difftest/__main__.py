@@ -11,6 +11,10 @@ program), several times the interpreter's check of a pipeline configuration, so 
 program runs natively with the default options plus one other configuration, rotating with the seed
 (`--native sample`): a run covers all seven evenly, and the interpreter still checks every pipeline
 configuration of every program. `--native all` runs all seven on every program.
+
+One program in three (`--python share`; `all`, `none`) is also rendered as Python kernels and
+checked the same way against the same reference output (python_check.py); the summary counts the
+Python twins compared and those skipped (a construct Python kernels cannot express), by reason.
 """
 from __future__ import annotations
 

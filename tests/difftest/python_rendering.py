@@ -7,7 +7,8 @@ The C rendering stays the generator's own text (the campaign's seeds and the reg
 their meaning); this module is the second rendering of the same tree.
 
 Every value is rendered with its exact C type, so Python-kernel typing (first assignment, usual
-conversions) gives the C types at every node: literals are `np.uint32(7)`, every conversion C
+conversions) gives the C types at every node: literals are `np.uint32(7)` (an `int` one is a
+plain Python literal, an int32 in a Python kernel as in C), every conversion C
 makes (implicit ones included) is a numpy scalar call, work-item functions are converted to C's
 `size_t`. Where the operators differ, C's meaning is written in Python-kernel terms:
 
@@ -215,6 +216,13 @@ class FunctionRenderer:
         self.loop(s, s.body, [])
 
     def st_ForStmt(self, s) -> None:
+        counted = _counted_loop(s)
+        if counted is not None:
+            variable, start, stop = counted
+            self.statement(s.init)  # declares the counter with C's type; the range counts in it
+            self.emit(f"for {name_of(variable.name)} in range({self.value(start)}, {self.value(stop)}):")
+            self.loop(s, s.body, [])
+            return
         if s.init is not None:
             self.statement(s.init)
         self.emit(f"while {self.condition(s.cond) if s.cond is not None else 'True'}:")
@@ -316,17 +324,20 @@ class FunctionRenderer:
             return self.compound(e)
         if isinstance(e, A.IncDec):
             t = e.operand.type.unqualified()
-            one = f"{scalar_type(t)}(1)"
             op = "+" if e.op.is_increment else "-"
-            return f"{self.target(e.operand)} = {scalar_type(t)}({self.value(e.operand)} {op} {one})"
+            if t.is_integer and t.rank >= T.INT.rank:  # no promotion: Python's `+= 1` is C's `++`
+                return f"{self.target(e.operand)} {op}= {'1' if t == T.INT else scalar_type(t) + '(1)'}"
+            return f"{self.target(e.operand)} = {scalar_type(t)}({self.value(e.operand)} {op} {scalar_type(t)}(1))"
         return self.value(e)
 
     def compound(self, e: A.CompoundAssign) -> str:
-        """`x op= y`: C computes `x op y` in the computation type and converts back to x's."""
+        """`x op= y`: C computes `x op y` in the computation type and converts back to x's;
+        Python's `op=` where no conversion is involved."""
         t = e.target.type.unqualified()
-        if t.is_vector:
-            return f"{self.target(e.target)} = {self.binary_text(e.op, self.value(e.target), self.value(e.value), t)}"
         computation = (e.computation_type or t).unqualified()
+        if (t.is_vector or computation == t == e.value.type.unqualified()) and \
+                e.op not in (A.BinaryOp.DIV, A.BinaryOp.MOD):
+            return f"{self.target(e.target)} {e.op.value}= {self.value(e.value)}"
         current = f"{scalar_type(computation)}({self.value(e.target)})"
         result = self.binary_text(e.op, current, self.value(e.value), computation)
         return f"{self.target(e.target)} = {scalar_type(t)}({result})"
@@ -351,6 +362,8 @@ class FunctionRenderer:
         return self.value(e)
 
     def ex_IntLiteral(self, e) -> str:
+        if e.type.unqualified() == T.INT:  # a Python int literal that fits is an int32 too
+            return str(e.value)
         return f"{scalar_type(e.type)}({e.value})"
 
     def ex_FloatLiteral(self, e) -> str:
@@ -517,6 +530,60 @@ class FunctionRenderer:
         name = self.fresh("v")
         self.pending.append(f"{name} = {self.value(e)}")
         return name
+
+
+def _counted_loop(s: A.ForStmt):
+    """(counter, start, stop) of `for (T i = start; i < stop; i++)` whose body assigns neither i
+    nor stop, with stop a constant or a variable: Python's `for i in range(start, stop)`."""
+    init, cond, step = s.init, s.cond, s.step
+    if not (isinstance(init, A.DeclStmt) and len(init.decls) == 1 and isinstance(step, A.IncDec)
+            and step.op in (A.IncDecOp.POST_INC, A.IncDecOp.PRE_INC)):
+        return None
+    variable = init.decls[0]
+    t = variable.type.unqualified()
+    if not (t.is_integer and t.rank >= T.INT.rank and variable.init is not None):
+        return None
+    cond = cond.operand if isinstance(cond, A.Cast) and cond.kind == A.CastKind.INT_TO_BOOL else cond
+    if not (isinstance(cond, A.Binary) and cond.op == A.BinaryOp.LT and _refers(cond.left, variable)
+            and _refers(step.operand, variable) and cond.right.type.unqualified() == t):
+        return None
+    stop = cond.right
+    bare = stop.operand if isinstance(stop, A.Cast) and stop.kind == A.CastKind.LOAD else stop
+    if not isinstance(bare, (A.IntLiteral, A.VarRef)):
+        return None
+    assigned = _assigned(s.body)
+    if any(d is variable or isinstance(bare, A.VarRef) and d is bare.decl for d in assigned):
+        return None
+    return variable, variable.init, stop
+
+
+def _refers(e, decl) -> bool:
+    while isinstance(e, A.Cast) and e.kind in (A.CastKind.LOAD, A.CastKind.NOOP):
+        e = e.operand
+    return isinstance(e, A.VarRef) and e.decl is decl
+
+
+def _assigned(node) -> list:
+    """The declarations that assignments and increments under `node` write."""
+    found = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (A.Assign, A.CompoundAssign)):
+            target = n.target
+        elif isinstance(n, A.IncDec):
+            target = n.operand
+        else:
+            target = None
+        if isinstance(target, A.VarRef):
+            found.append(target.decl)
+        if isinstance(n, list):
+            stack.extend(n)
+        elif hasattr(n, "__dataclass_fields__"):
+            stack.extend(getattr(n, f) for f in n.__dataclass_fields__
+                         if f not in ("type", "decl", "function", "target", "builtin", "overload") or
+                         f == "target" and not isinstance(n, (A.BreakStmt, A.ContinueStmt, A.GotoStmt)))
+    return found
 
 
 def _constant(e) -> int:
