@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import keyword
 
+import loomcl
 from loomcl.frontend import ast as A
 from loomcl.frontend import parse_program
 from loomcl.frontend import types as T
@@ -57,6 +58,7 @@ _ATOMICS = {"atomic_add", "atomic_sub", "atomic_xchg", "atomic_min", "atomic_max
             "atomic_xor", "atomic_inc", "atomic_dec", "atomic_cmpxchg"}
 _PYTHON_BUILTINS = {"min", "max"}  # cl.min would shadow Python's; pyfront maps min/max to OpenCL's
 _LANES = "0123456789abcdef"
+_NOT_CHILDREN = {"loc", "type", "decl", "function", "builtin", "overload", "computation_type"}
 
 
 class NotRendered(Exception):
@@ -465,8 +467,6 @@ class FunctionRenderer:
         args = ", ".join(self.value(a) for a in e.args)
         if name in _PYTHON_BUILTINS:
             return f"{name}({args})"
-        import loomcl
-
         if not hasattr(loomcl, name):
             raise NotRendered(f"the builtin {name}")
         return f"cl.{name}({args})"
@@ -579,10 +579,10 @@ def _assigned(node) -> list:
             found.append(target.decl)
         if isinstance(n, list):
             stack.extend(n)
-        elif hasattr(n, "__dataclass_fields__"):
+        elif isinstance(n, (A.Expr, A.Stmt)):
+            jumps = isinstance(n, (A.BreakStmt, A.ContinueStmt, A.GotoStmt))  # their target is no child
             stack.extend(getattr(n, f) for f in n.__dataclass_fields__
-                         if f not in ("type", "decl", "function", "target", "builtin", "overload") or
-                         f == "target" and not isinstance(n, (A.BreakStmt, A.ContinueStmt, A.GotoStmt)))
+                         if f not in _NOT_CHILDREN and not (jumps and f == "target"))
     return found
 
 
