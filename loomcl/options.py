@@ -39,6 +39,9 @@ class CompilerOptions:
     """Keep uniform control flow around barriers as scalar group-level code (the structured form)."""
     fold_guards: bool = True
     """Fold `if (lid < s)` into work-item loop bounds (fold-local-id-guards)."""
+    grid_stride: bool = True
+    """Grid-stride loops get the group's trip count, work-items guarded (grid-stride-loops), so that
+    implicit-loop-barriers puts the work-item loop inside them."""
     horizontal_loops: bool = True
     """Implicit barriers in barrier-free uniform inner loops (pocl 4.6); structured form only."""
     register_blocking: bool = True
@@ -125,6 +128,7 @@ class CompilerOptions:
         "-loomcl-no-structured": ("structured", False),
         "-loomcl-no-fold-guards": ("fold_guards", False),
         "-loomcl-no-horizontal-loops": ("horizontal_loops", False),
+        "-loomcl-no-grid-stride": ("grid_stride", False),
         "-loomcl-no-register-blocking": ("register_blocking", False),
         "-loomcl-no-transpose-private": ("transpose_private", False),
         "-loomcl-no-wfv": ("wfv", False),
@@ -190,6 +194,11 @@ class CompilerOptions:
         """implicit-loop-barriers runs: only in the structured form, where the loop it makes becomes
         group-level scalar control flow (in plain CBS it would become a dispatcher loop)."""
         return self.horizontal_loops and self.uses_structured_form
+
+    @property
+    def uses_grid_stride(self) -> bool:
+        """grid-stride-loops runs: only where implicit-loop-barriers then takes the loops it makes uniform."""
+        return self.grid_stride and self.uses_horizontal_loops
 
     @property
     def uses_transpose_private(self) -> bool:

@@ -9,7 +9,9 @@ remaining iterations are all active, so the vectorized loop does no masked work.
 Pattern, on an innermost `WorkItemLoop` (the x loop of a nest) that still runs over [0, L):
   * its header ends in `branch (cmp P id, u), A, B` (or with the operands swapped), where `id` is
     the loop's counter (or `trunc` of it to at least 32 bits: the ids are in [0, L)) and `u` is
-    an integer defined outside the loop;
+    an integer defined outside the loop or computed in the header from such values by pure
+    instructions (hoisted into the preheader: the header runs them for every work-item anyway;
+    grid-stride-loops' `n - j`);
   * one target is the latch, or an empty block that jumps to it: the skipped work-items do
     nothing else (a latch never holds region code, see `WorkItemLoop`, so code after the guarded
     block keeps it from matching); the latch has no phis (the nest has a single successor, so no
@@ -123,7 +125,7 @@ def match(function: Function, loop: WorkItemLoop) -> _Match | None:
         return None
     if predicate is None or not isinstance(bound.type, ty.IntType):
         return None
-    if ins.defined_in(bound, blocks):
+    if not _hoistable(bound, blocks):
         return None
     if _skips_to_latch(term.if_false, loop):
         active, skip = term.if_true, term.if_false
@@ -197,6 +199,7 @@ def fold(m: _Match) -> None:
         m.preheader = split_edge(m.preheader, m.loop.header, m.loop.header.name + ".guard")
     b = Builder()
     b.position_before(m.preheader.terminator)
+    _hoist(m.bound, b, m.loop.blocks)
     lo, hi = _range(b, m)
     nonempty = b.compare(P.SLT, lo, hi, "guard.any")
     old = m.preheader.terminator

@@ -27,6 +27,10 @@ each `run(function, analyses) -> bool` (passes.py). Why they are in this order:
                     the barriers it adds, and before 5, which turns those loops into group-level
                     scalar loops; without 5 (the plain CBS form) the loop would become a dispatcher
                     loop instead, which costs more than it gains, so it is off there.
+ 3c'. grid-stride-loops (option `grid_stride`, with horizontal loops)   Rewrites grid-stride loops
+                    (`for (i = base + lid; i < n; i += G)`) into one trip count for the group with
+                    the work-items guarded, so that 3c interchanges them with the work-item loop.
+                    Matches 3b's marked truncations on SSA with its uniformity; runs before 3c.
  3d. group-order (option `tiled_group_order`)   Chooses row or tiled order of the work-groups from
                     the strides of the accesses along the group ids; reads SSA in work-item form
                     (after 2 and 3, before 4 hoists the queries), changes no instruction.
@@ -85,8 +89,8 @@ from ..ir.printer import print_function
 from ..ir.verifier import VerificationError, verify_function
 from ..options import DEFAULT_OPTIONS, CompilerOptions
 from . import group_order
-from . import (canonicalize_barriers, fold_local_id_guards, hoist_invariants, implicit_loop_barriers, inline, insert_checks,
-               mem2reg, narrow_work_item_ids, register_blocking, scalarize_vectors, simplify, structurize_uniform_barriers,
+from . import (canonicalize_barriers, fold_local_id_guards, grid_stride_loops, hoist_invariants, implicit_loop_barriers,
+               inline, insert_checks, mem2reg, narrow_work_item_ids, register_blocking, scalarize_vectors, simplify, structurize_uniform_barriers,
                subcfg_formation, transpose_private_arrays, vectorize_work_items)
 from .clone import clone_module
 from .passes import VECTOR_REGISTERS, Pass, PassContext, run_pass
@@ -119,6 +123,7 @@ class Step:
 
 # The options behind the switches that combine several (loomcl/options.py's `uses_*` properties).
 _OPTION_OF_SWITCH = {"uses_structured_form": "structured", "uses_horizontal_loops": "horizontal_loops",
+                     "uses_grid_stride": "grid_stride",
                      "uses_register_blocking": "register_blocking", "uses_transpose_private": "transpose_private"}
 
 
@@ -130,6 +135,8 @@ PIPELINE: tuple[Step, ...] = (
     Step(simplify, None, "folds what inline and mem2reg expose; no unreachable blocks for subcfg-formation"),
     Step(narrow_work_item_ids, "ids_fit_int",
          "matches lowering's id arithmetic on SSA, before canonicalize-barriers hoists the queries"),
+    Step(grid_stride_loops, "uses_grid_stride",
+         "pattern-matches 3b's marked ids on SSA; makes loops uniform for implicit-loop-barriers"),
     Step(group_order, "tiled_group_order", "reads the strides of the work-item form (SSA, before 4)"),
     Step(implicit_loop_barriers, "uses_horizontal_loops",
          "needs SSA, its uniformity and folded trip counts; its barriers are canonicalized next"),
