@@ -45,6 +45,8 @@ CONFIGS: dict[str, Config] = {c.name: c for c in [
            "no folding of local-id guards (if (lid < s)) into work-item loop bounds"),
     Config("nohoriz", "-loomcl-no-horizontal-loops", None,
            "no horizontal inner-loop parallelization: barrier-free uniform loops stay inside the work-item loops"),
+    Config("nogridstride", "-loomcl-no-grid-stride", None,
+           "grid-stride loops keep per-work-item trip counts: the work-item loop stays around them"),
     Config("noprofile", "-loomcl-no-microprofile", None,
            "no micro-profiling: every launch runs the program as built, no variants compiled"),
     Config("bfo", "-loomcl-loop-order-bfo", None,

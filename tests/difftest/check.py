@@ -35,6 +35,7 @@ INTERP_CONFIGS = {
     "no-structured": CompilerOptions(structured=False, verify_each=True),
     "no-fold-guards": CompilerOptions(fold_guards=False, verify_each=True),
     "no-horizontal-loops": CompilerOptions(horizontal_loops=False, verify_each=True),
+    "no-grid-stride": CompilerOptions(grid_stride=False, verify_each=True),
     "no-register-blocking": CompilerOptions(register_blocking=False, verify_each=True),
     "no-transpose-private": CompilerOptions(transpose_private=False, verify_each=True),
     "loop-order-bfo": CompilerOptions(loop_order="bfo", verify_each=True),
@@ -45,7 +46,7 @@ INTERP_CONFIGS = {
     "wfv-everywhere": CompilerOptions(wfv_everywhere=True, verify_each=True),
 }
 NATIVE_CONFIGS = ["", "-loomcl-no-structured", "-loomcl-no-fold-guards", "-loomcl-no-horizontal-loops",
-                  "-loomcl-no-register-blocking", "-loomcl-no-transpose-private",
+                  "-loomcl-no-grid-stride", "-loomcl-no-register-blocking", "-loomcl-no-transpose-private",
                   "-loomcl-loop-order-bfo", "-loomcl-context-all", "-loomcl-no-scalarize", "-loomcl-no-parallel-metadata",
                   "-loomcl-no-vectorize", "-loomcl-no-interleave", "-loomcl-no-vectorize-x", "-loomcl-unroll-small-x-loops",
                   "-loomcl-row-group-order", "-loomcl-no-scalar-scatters", "-loomcl-no-nsw", "-loomcl-no-streaming-stores",
