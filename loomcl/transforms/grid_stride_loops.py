@@ -63,11 +63,15 @@ def run(function: Function, analyses: PassContext) -> bool:
         return False
     uniformity, loops = analyses.uniformity, analyses.loops
     matches = [m for m in (_match(loop, uniformity) for loop in loops.loops) if m is not None]
-    for match in matches:
+    rewritten: set[Block] = set()
+    for match in matches:  # innermost first; a loop around a rewritten one keeps its stale analysis: left alone
+        if match[0].blocks & rewritten:
+            continue
+        rewritten |= match[0].blocks
         _rewrite(*match)
         function.remarks.append(f"grid-stride {match[0].header.name}: one trip count for the group, "
                                 f"work-items guarded")
-    return bool(matches)
+    return bool(rewritten)
 
 
 # -- recognizing the loop ------------------------------------------------------------------------
@@ -86,7 +90,7 @@ def _match(loop: Loop, uniformity: Uniformity):
     if len(phis) != 1 or not isinstance(term, ins.Branch) or len(loop.exits()) != 1:
         return None
     (i,) = phis
-    if not isinstance(i.type, ty.IntType):
+    if not isinstance(i.type, ty.IntType) or i.type.bits < 32:  # the local id must fit the counter
         return None
     cond = term.condition
     inside, out = term.successors

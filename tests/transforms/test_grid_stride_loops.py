@@ -70,6 +70,18 @@ __kernel void local_size_step(__global int *out, __global const int *in, int n) 
 }""",
 }
 
+NESTED = {
+    "nested": r"""
+__kernel void nested(__global int *out, __global const int *in, int n) {
+  /* a grid-stride loop inside another: the outer one is rewritten (the inner one is
+   * under its varying exit then), the inner one keeps its per-work-item trip count */
+  int gsize = get_global_size(0);
+  for (int r = get_global_id(0); r < 3; r += gsize)
+    for (int i = get_global_id(0); i < n; i += gsize)
+      out[r * 20 + i] = in[i] * (r + 1);
+}""",
+}
+
 NO_FIRE = {
     "barrier_inside": r"""
 __kernel void barrier_inside(__global int *out, __global const int *in, __local int *t, int n) {
@@ -213,9 +225,9 @@ def test_2d_launch_strides_in_x_only(n, config):
 
 
 @pytest.mark.parametrize("config", list(CONFIGS))
-@pytest.mark.parametrize("name", ["local_size_step", "accumulator", "used_after", "under_varying_if"])
+@pytest.mark.parametrize("name", ["local_size_step", "nested", "accumulator", "used_after", "under_varying_if"])
 def test_other_shapes_semantics(name, config):
-    source = FIRES.get(name) or NO_FIRE[name]
+    source = FIRES.get(name) or NESTED.get(name) or NO_FIRE[name]
     data = np.random.default_rng(3).integers(-50, 50, 80, dtype=np.int32)
     out = np.zeros(80, np.int32)
     _run_both(source, name, [out, data, 11], (12,), (4,), 0, config)
