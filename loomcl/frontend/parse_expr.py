@@ -21,7 +21,9 @@ _ASSIGN_OPS = {
 }
 _UNARY_OPS = {"+": A.UnaryOp.PLUS, "-": A.UnaryOp.MINUS, "!": A.UnaryOp.LOGICAL_NOT,
               "~": A.UnaryOp.BIT_NOT}
-_ALIGNOF = ("_Alignof", "__alignof__", "__alignof")  # C11's and GNU's spellings (clang takes all three)
+_ALIGNOF = ("_Alignof", "__alignof__", "__alignof")
+_POSTFIX = frozenset(("[", "(", "++", "--", ".", "->"))  # what may follow a postfix expression's operand
+_WORDS = (TokenKind.PUNCT, TokenKind.KEYWORD)  # C11's and GNU's spellings (clang takes all three)
 
 
 # binary operator spelling -> (precedence level, operator); a higher level binds tighter
@@ -92,7 +94,8 @@ class ExpressionParser:
     # cast = "(" type-name ")" cast | "(" vector-type-name ")" "(" args ")" | unary
     # (`(char4)(char)0` is a cast of a cast: a type name cannot start a vector literal's list)
     def cast(self) -> A.Expr:
-        if self.at("(") and self.is_type_name(self.peek(1)):
+        tok = self.tokens[self.pos]
+        if tok.text == "(" and tok.kind is TokenKind.PUNCT and self.is_type_name(self.peek(1)):
             tok = self.next()
             target = self.type_name()
             self.expect(")", " after type in cast")
@@ -105,7 +108,9 @@ class ExpressionParser:
     #       | "sizeof" "(" type-name ")" | "sizeof" unary | postfix
     #       | ("_Alignof" | "__alignof__" | "__alignof") ("(" type-name ")" | unary)
     def unary(self) -> A.Expr:
-        tok = self.peek()
+        tok = self.tokens[self.pos]
+        if tok.kind not in _WORDS:  # a name or a literal: the common case
+            return self.postfix()
         if tok.kind is TokenKind.PUNCT and tok.text in _UNARY_OPS:
             self.next()
             return A.Unary(tok.loc, _UNARY_OPS[tok.text], self.cast())
@@ -134,7 +139,9 @@ class ExpressionParser:
     def postfix(self) -> A.Expr:
         node = self.primary()
         while True:
-            tok = self.peek()
+            tok = self.tokens[self.pos]
+            if tok.kind is not TokenKind.PUNCT or tok.text not in _POSTFIX:
+                return node
             if self.consume("["):
                 index = self.expr()
                 self.expect("]", " after array subscript")

@@ -87,8 +87,14 @@ class Type:
     def address_space(self) -> AddressSpace | None:
         return self.quals.address_space
 
+    _unqualified = None  # unqualified()'s answer, remembered (not a field: no part of the value)
+
     def unqualified(self) -> "Type":
-        return self if self.quals == NO_QUALIFIERS else self.with_quals(NO_QUALIFIERS)
+        found = self._unqualified
+        if found is None:
+            found = self if self.quals == NO_QUALIFIERS else self.with_quals(NO_QUALIFIERS)
+            object.__setattr__(self, "_unqualified", found)
+        return found
 
     def with_quals(self, quals: Qualifiers) -> "Type":
         # Remembered on the (interned) instance: the front-end asks this of the same few types
