@@ -10,7 +10,8 @@ grown here, between launches, when a launch needs more than they hold; the nativ
 arena table. Each participant also owns a guard slot (engine/guard.py: its recovery point when a
 kernel faults or Ctrl-C stops a launch). The guard's fault handlers are installed when the pool boots;
 its SIGINT handler goes in front of Python's whenever Python installed its own anew (signal.signal)
-since the last launch, and only while Python handles SIGINT (not under SIG_DFL or SIG_IGN).
+since the last launch, and only while SIGINT is handled (by Python, or by a C host that embeds Python
+through the ICD; not under SIG_DFL or SIG_IGN, whose meaning stays).
 
 A pool of the default size yields to other processes (engine/contention.py): every INTERVAL_S a
 launch samples the cores the others use, and the launches after it run on the cores they leave
@@ -37,6 +38,7 @@ from loomcl.host import available_cores
 
 INITIAL_ARENA_BYTES = 64 * 1024
 SIGINT = int(_signal.SIGINT)
+_UNSEEN = object()  # no SIGINT handler seen yet
 
 
 def thread_count_is_fixed() -> bool:
@@ -85,7 +87,7 @@ class WorkerPool:
         self._shut_down = False
         self._workers_wanted = self._threads > 1
         self._slot_tables: list[np.ndarray] = []  # every table stays: a signal handler may read an old one
-        self._interrupt_handler = None
+        self._interrupt_handler = _UNSEEN
         self._guarded_threads = threading.local()
 
     @property
@@ -184,7 +186,8 @@ class WorkerPool:
         self._guarded_threads.ready = True
 
     def _install_interrupt(self, handler) -> None:
-        if callable(handler):
+        # None: a handler that Python did not install (a C host's, whose call then returns an error)
+        if callable(handler) or handler is None:
             self._native.install_interrupt()
         self._interrupt_handler = handler
 

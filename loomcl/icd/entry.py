@@ -3,6 +3,7 @@ platform's handle and the Python functions behind the table (native/loomcl_icd.c
 GIL held)."""
 from __future__ import annotations
 
+import ctypes
 import threading
 
 from . import (absent, api_context, api_event, api_image, api_kernel, api_memory, api_platform, api_program, api_queue,
@@ -27,17 +28,20 @@ def implementations() -> dict:
     return found
 
 
-def connect(table_address: int, icd_entry: int) -> tuple[int, tuple]:
+def connect(table_address: int, icd_entry: int, hand_back_interrupt: int = 0) -> tuple[int, tuple]:
     """Called once by the native library (with the GIL held): `table_address` is its dispatch table of
     C entry points, `icd_entry` its clIcdGetPlatformIDsKHR (which
-    clGetExtensionFunctionAddressForPlatform answers, cl_khr_icd). Answers the platform's handle and
-    the Python functions the entry points call, in the table's order."""
+    clGetExtensionFunctionAddressForPlatform answers, cl_khr_icd), `hand_back_interrupt` the function that
+    makes SIGINT pending again for a Python host once the current call has returned (dispatch.py).
+    Answers the platform's handle and the Python functions the entry points call, in the table's order."""
     with _lock:
         if dispatch.connected_table is None:
             table = DispatchTable(implementations(), table_address)
             table.functions["clIcdGetPlatformIDsKHR"] = icd_entry
             registry.dispatch_address = table_address
             dispatch.connected_table = table
+            if hand_back_interrupt:
+                dispatch.hand_back_interrupt = ctypes.CFUNCTYPE(None)(hand_back_interrupt)
     return platform_address(), dispatch.connected_table.callables
 
 
