@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import math
 import os
 import _signal
 import threading
@@ -34,7 +35,7 @@ from loomcl.abi.kernel import LOCAL_ALIGN
 from loomcl.engine.contention import BUSY_THRESHOLD, CoreShare, participants
 from loomcl.engine.guard import CANCEL_SIGNAL, SLOT_BYTES, STATUS_FAULT, FaultRecord
 from loomcl.engine.native_pool import CHUNKS_PER_THREAD, MAX_CHUNK, SPIN_BUSY, SPIN_ITERATIONS, NativePool
-from loomcl.host import available_cores
+from loomcl.host import allowed_cpus, available_cores, cpu_quota
 
 INITIAL_ARENA_BYTES = 64 * 1024
 SIGINT = int(_signal.SIGINT)
@@ -47,7 +48,8 @@ def thread_count_is_fixed() -> bool:
 
 
 def default_thread_count() -> int:
-    """`LOOMCL_THREADS` if set to a positive integer, else one thread per available core."""
+    """`LOOMCL_THREADS` if set to a positive integer, else one thread per available core (at most the
+    cores' worth of CPU time the process's cgroup allows, rounded up)."""
     text = os.environ.get("LOOMCL_THREADS", "").strip()
     if text:
         try:
@@ -57,7 +59,8 @@ def default_thread_count() -> int:
         if value >= 1:
             return value
         raise ValueError(f"LOOMCL_THREADS must be a positive integer, got {text!r}")
-    return available_cores()
+    quota = cpu_quota()
+    return available_cores() if quota is None else max(1, min(available_cores(), math.ceil(quota)))
 
 
 class LaunchFailure:
@@ -78,7 +81,7 @@ class WorkerPool:
         self._threads = max(1, int(threads))
         self._active = self._threads  # participants now: the cores that other processes leave
         self._adaptive = adaptive
-        self._share = CoreShare(available_cores())
+        self._share = CoreShare(allowed_cpus(), quota=cpu_quota())
         self._spin = SPIN_ITERATIONS
         self._started: list[threading.Thread] = []
         self._arena_bytes = -1  # forces _prepare (and the JIT) on the first launch
@@ -165,7 +168,8 @@ class WorkerPool:
         if spin != self._spin:
             self._spin = spin
             self._native.set_spin(spin)
-        active = participants(self._threads, self._share.cores, others) if self._adaptive else self._threads
+        share = self._share
+        active = participants(self._threads, share.cores, others, share.quota) if self._adaptive else self._threads
         if active != self._active:
             self._active = active
             self._configure()
