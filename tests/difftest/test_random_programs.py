@@ -1,14 +1,15 @@
 """Differential testing: a few hundred generated programs through every check.
 
-The first chunk (21 programs) runs by default: its seeds rotate through every
-interpreter and native configuration at least once. The other chunks are the `slow` tier (about 2
-minutes on 2 cores; `python3 -m pytest -m slow`, and .ci/run). `PROGRAMS` random legal work-group programs, each checked in
+By default a sample of QUICK_PROGRAMS programs runs, which share every interpreter and native
+configuration out between them (each configuration checks one of them: the fewest programs, hence
+the fewest reference and interpreter runs, that reach every configuration). The campaign itself is the `slow` tier (about 2
+minutes on 2 cores; `python3 -m pytest -m slow`, and .ci/run): `PROGRAMS` random legal work-group programs, each checked in
 the interpreter on the work-group form of the default pipeline and two other configurations, and
 natively through the public runtime in one build-option configuration, both rotating with the seed
 (so every configuration gets a share of the programs; with 12 interpreter configurations, checking
 each program in all of them took CI's run past 14 minutes). For more, run `python3 -m tests.difftest --programs 10000 --jobs 2`.
 
-Also the generator's self-test: on 200 seeds the checked reference (barrier divergence, races,
+Also the generator's self-test: on 200 seeds (20 in the quick tier) the checked reference (barrier divergence, races,
 uninitialized reads, out-of-range accesses, undefined arithmetic) accepts every generated program,
 and the same seed always gives the same program.
 """
@@ -23,7 +24,9 @@ from .generator import PRELUDE, generate
 
 PROGRAMS = 210
 FIRST_SEED = 1_000_000  # away from the seeds people try by hand
-CHUNK = 21  # the first chunk, run by default, covers every configuration (20 native, 12 interpreter)
+CHUNK = 21
+QUICK_PROGRAMS = 7  # 20 native configurations, 3 per program; 11 interpreter ones besides the default, 2 per program
+QUICK_PLAN = runner.Plan(interp="cover", native="cover", cover=QUICK_PROGRAMS)
 
 
 def _seeds(chunk: int) -> range:
@@ -42,8 +45,18 @@ def results(request):
     return found
 
 
-@pytest.mark.parametrize("chunk", [pytest.param(chunk, marks=[pytest.mark.slow] if chunk else [])
-                                   for chunk in range(PROGRAMS // CHUNK)])
+def test_a_sample_of_random_programs():
+    found = {}
+    runner.run(range(FIRST_SEED, FIRST_SEED + QUICK_PROGRAMS), QUICK_PLAN, min(2, os.cpu_count() or 1),
+               lambda result: found.setdefault(result.seed, []).extend(result.findings))
+    assert sorted(found) == list(range(FIRST_SEED, FIRST_SEED + QUICK_PROGRAMS)), "a seed was never reported"
+    findings = [f for seed in sorted(found) for f in found[seed]]
+    assert not findings, "\n".join(f.line() for f in findings) + \
+        "\n(reproduce: python3 -m tests.difftest --programs 1 --native all --seed SEED --save DIR)"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(PROGRAMS // CHUNK))
 def test_random_programs(chunk, results):
     seeds = _seeds(chunk)
     assert all(seed in results for seed in seeds), "a seed was never reported"
@@ -52,10 +65,12 @@ def test_random_programs(chunk, results):
         "\n(reproduce: python3 -m tests.difftest --programs 1 --native all --seed SEED --save DIR)"
 
 
-@pytest.mark.parametrize("block", [pytest.param(block, marks=[pytest.mark.slow] if block else []) for block in range(4)])
-def test_generated_programs_are_legal(block):
-    """The reference rejects illegal programs; it must accept every generated one."""
-    for seed in range(block * 50, (block + 1) * 50):
+@pytest.mark.parametrize("seeds", [pytest.param(range(start, stop), marks=[pytest.mark.slow] if start else [],
+                                                id=f"{start}-{stop}")
+                                   for start, stop in ((0, 20), (20, 80), (80, 140), (140, 200))])
+def test_generated_programs_are_legal(seeds):
+    """The reference rejects illegal programs; it must accept every generated one (20 in the quick tier)."""
+    for seed in seeds:
         program = generate(seed)
         module = compiler.build(PRELUDE + program.source).module
         check.reference(module, check.case_of(program))  # raises InvalidProgram
@@ -93,8 +108,14 @@ def test_about_half_the_programs_carry_vector_code():
     assert statements > 0
 
 
-def test_the_default_chunk_covers_every_configuration():
-    """The quick tier's programs (chunk 0) reach every interpreter and native configuration."""
+def test_the_quick_sample_covers_every_configuration():
+    """The quick tier's programs reach every interpreter and native configuration."""
+    seeds = range(FIRST_SEED, FIRST_SEED + QUICK_PROGRAMS)
+    interp = {name for seed in seeds for name in QUICK_PLAN.interp_configs(seed)}
+    native = [options for seed in seeds for options in QUICK_PLAN.native_configs(seed)]
+    assert interp == set(check.INTERP_CONFIGS)
+    assert sorted(native) == sorted(check.NATIVE_CONFIGS)  # each once
+    # and so does each chunk of the campaign
     plan = runner.Plan(interp="sample", native="one")
     interp = {name for seed in _seeds(0) for name in plan.interp_configs(seed)}
     native = {options for seed in _seeds(0) for options in plan.native_configs(seed)}
