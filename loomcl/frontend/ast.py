@@ -353,6 +353,14 @@ class Designation(Expr):
 
 
 @dataclass(eq=False)
+class CompoundLiteral(Expr):
+    """`(int2){x, y}` (C 6.5.2.5): .type is the type named, init its brace list; only between parser
+    and sema (sema makes a vector's a VectorLiteral, a scalar's its converted value)."""
+
+    init: "InitList"
+
+
+@dataclass(eq=False)
 class InitList(Expr):
     """A brace initializer `{a, b, {c}}`; after sema .type is the initialized aggregate type."""
 

@@ -16,7 +16,8 @@ import re
 import shlex
 from dataclasses import dataclass, replace
 
-from .diagnostics import OptionError
+from .diagnostics import CompileError, Diagnostic, OptionError, Severity
+from .source import BUILTIN_LOCATION
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class BuildOptions:
     include_dirs: tuple[str, ...] = ()
     cl_std: str | None = None
     """-cl-std's version, or None when not given (OpenCL C 1.2, the device's; predefined.py).
-    CL2.x is refused: the device has no OpenCL C 2.0 (runtime/versions.py)."""
+    CL2.x fails the build: the device has no OpenCL C 2.0 (runtime/versions.py)."""
     fast_relaxed_math: bool = False
     mad_enable: bool = False
     no_signed_zeros: bool = False
@@ -106,9 +107,12 @@ def _parse_one(words: list[str], i: int, result: BuildOptions) -> tuple[BuildOpt
         return result, i + 1  # clang's other warning switches (-Wno-unused, ...) do not fail a build
     if word.startswith("-cl-std="):
         std = word[len("-cl-std="):]
-        if std in _UNSUPPORTED_STANDARDS:
-            raise OptionError(word, f"the device does not support OpenCL C {std[2:]} (it compiles "
-                                    f"OpenCL C 1.0, 1.1, 1.2 and 3.0)")
+        if std in _UNSUPPORTED_STANDARDS:  # a valid option the spec says "will fail to compile"
+            # the program on a device whose OPENCL_C_ALL_VERSIONS lacks it (API spec 5.8.6.5):
+            # a build failure with its log, not an invalid option
+            raise CompileError([Diagnostic(Severity.ERROR, BUILTIN_LOCATION,
+                                           f"the device does not support OpenCL C {std[2:]} "
+                                           f"('{word}'; it compiles OpenCL C 1.0, 1.1, 1.2 and 3.0)")])
         if std not in _STANDARDS:
             raise OptionError(word, "unknown OpenCL C version")
         return replace(result, cl_std=std), i + 1

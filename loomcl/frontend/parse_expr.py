@@ -90,12 +90,15 @@ class ExpressionParser:
         return self.binary()
 
     # cast = "(" type-name ")" cast | "(" vector-type-name ")" "(" args ")" | unary
+    #      | "(" type-name ")" initializer postfix-suffixes   (a compound literal)
     # (`(char4)(char)0` is a cast of a cast: a type name cannot start a vector literal's list)
     def cast(self) -> A.Expr:
         if self.at("(") and self.is_type_name(self.peek(1)):
             tok = self.next()
             target = self.type_name()
             self.expect(")", " after type in cast")
+            if self.at("{"):
+                return self.postfix(A.CompoundLiteral(tok.loc, self.initializer(), type=target))
             if target.is_vector and self.at("(") and not self.is_type_name(self.peek(1)) and self.consume("("):
                 return A.VectorLiteral(tok.loc, self.call_args(), type=target)
             return A.Cast(tok.loc, None, self.cast(), type=target)
@@ -131,8 +134,8 @@ class ExpressionParser:
         return A.SizeOf(tok.loc, operand=self.unary(), alignment=alignment)
 
     # postfix = primary ("[" expr "]" | "(" args ")" | "++" | "--" | ("." | "->") identifier)*
-    def postfix(self) -> A.Expr:
-        node = self.primary()
+    def postfix(self, node: A.Expr | None = None) -> A.Expr:
+        node = node or self.primary()
         while True:
             tok = self.peek()
             if self.consume("["):

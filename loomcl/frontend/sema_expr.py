@@ -144,6 +144,19 @@ class ExpressionChecker(VectorChecker, HalfChecker):
     def check_InitList(self, e: A.InitList) -> A.Expr:
         return self.error(e, "initializer list is only allowed in a declaration")
 
+    def check_CompoundLiteral(self, e: A.CompoundLiteral) -> A.Expr:
+        """A vector's or a scalar's compound literal is the value its brace list gives (clang's
+        rule for vectors: lanes in order, the rest zero); an aggregate's would need storage."""
+        target = self.resolve_type(e.type, e.loc)
+        if target.is_error:
+            return _poison(e)
+        if target.is_vector:
+            return self.vector_initializer(target.unqualified(), e.init)
+        if target.is_scalar:
+            return self.scalar_initializer(target.unqualified(), e.init, constant=False)
+        return self.error(e, f"compound literals of type '{target}' are not supported (only of "
+                             f"vector and scalar types)")
+
     # ---- unary operators ----------------------------------------------------------------------
     def check_Unary(self, e: A.Unary) -> A.Expr:
         e.operand = self.rvalue(e.operand)

@@ -226,3 +226,30 @@ def test_scalar_arguments_splat_into_vector_builtins(run_kernel, rng):
     swapped, out = run_kernel(SCALAR_SPLAT, "splat", (16,), (4,), words, f)
     np.testing.assert_array_equal(swapped, words.byteswap())
     np.testing.assert_allclose(out, f * 2 + 1, rtol=1e-6)
+
+
+COMPOUND_LITERALS = """
+__kernel void compound(__global int2 *coords, __global int *scalars) {
+    int tidX = get_global_id(0), tidY = 7;
+    int2 c = (int2) {tidX, tidY};              // the CTS's test_buffers image_migrate
+    coords[tidX] = c + (int2){1}.yx;           // lanes not written are zero; a postfix applies
+    scalars[tidX] = (int){5} + (int4){1, 2, 3, 4}.w + (float4){(float2)(0.5f), 1.5f}.z;
+}
+"""
+
+
+def test_compound_literals_of_vectors_and_scalars(run_kernel):
+    """`(int2){x, y}`: a compound literal of a vector is its brace list's value, lanes in order and
+    the rest zero (clang's rule), where `(int2)(x)` would copy x into every lane."""
+    coords, scalars = run_kernel(COMPOUND_LITERALS, "compound", (8,), (4,), np.zeros((8, 2), np.int32),
+                                 np.zeros(8, np.int32))
+    np.testing.assert_array_equal(coords, np.stack([np.arange(8), np.full(8, 8)], axis=1))
+    np.testing.assert_array_equal(scalars, np.full(8, 5 + 4 + 1))
+
+
+def test_compound_literal_of_a_struct_is_a_clear_error(ctx):
+    source = "struct S { int a; };\n__kernel void k(__global int *o) { o[0] = ((struct S){1}).a; }"
+    with pytest.raises(cl.RuntimeError) as failed:
+        cl.Program(ctx, source).build()
+    assert "<kernel>:2:44: error: compound literals of type 'struct S' are not supported (only of vector and scalar types)" \
+        in str(failed.value)

@@ -180,12 +180,23 @@ def test_undefined_functions_are_still_an_error_of_build_and_of_static_declarati
 
 
 @pytest.mark.parametrize(("options", "code", "message"), [
-    ("-cl-std=CL2.0", "INVALID_COMPILER_OPTIONS", "does not support OpenCL C 2.0"),
     ("-cl-bogus", "INVALID_COMPILER_OPTIONS", "unknown build option: '-cl-bogus'"),
 ])
 def test_bad_compile_options(ctx, options, code, message):
     with pytest.raises(cl.LogicError, match=f"{code}.*{message}"):
         cl.Program(ctx, "float f(float x) { return x; }").compile(options=options)
+
+
+@pytest.mark.parametrize(("routine", "code"), [("compile", "COMPILE_PROGRAM_FAILURE"),
+                                               ("build", "BUILD_PROGRAM_FAILURE")])
+def test_an_opencl_c_version_the_device_lacks_fails_to_compile(ctx, routine, code):
+    """-cl-std=CL2.0 is a valid option; on a device without OpenCL C 2.0 the program "will fail to
+    compile" (API spec 5.8.6.5), with the reason in the build log."""
+    prg = cl.Program(ctx, "float f(float x) { return x; }")
+    with pytest.raises(cl.RuntimeError, match=f"{code}"):
+        getattr(prg, routine)(options="-cl-std=CL2.0")
+    assert prg.get_build_info(ctx.devices[0], cl.program_build_info.STATUS) == cl.build_status.ERROR
+    assert "does not support OpenCL C 2.0" in prg.get_build_info(ctx.devices[0], cl.program_build_info.LOG)
 
 
 @pytest.mark.parametrize(("options", "message"), [
