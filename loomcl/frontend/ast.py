@@ -336,12 +336,14 @@ class VectorLiteral(Expr):
 
 @dataclass(eq=False)
 class SizeOf(Expr):
-    """sizeof expr / sizeof(type), or with `alignment` _Alignof / __alignof__: only between parser
-    and sema (sema folds it to IntLiteral)."""
+    """sizeof expr / sizeof(type), or with `alignment` _Alignof / __alignof__, or with `vec_step`
+    OpenCL C's vec_step (the lanes of a vector type, 4 for a 3-lane one; 1 for a scalar): only
+    between parser and sema (sema folds it to IntLiteral)."""
 
     operand: Optional[Expr] = None
     type_operand: Optional[Type] = None
     alignment: bool = False
+    vec_step: bool = False
 
 
 @dataclass(eq=False)

@@ -106,7 +106,7 @@ class ExpressionParser:
 
     # unary = ("+" | "-" | "!" | "~") cast | ("*" | "&") cast | ("++" | "--") unary
     #       | "sizeof" "(" type-name ")" | "sizeof" unary | postfix
-    #       | ("_Alignof" | "__alignof__" | "__alignof") ("(" type-name ")" | unary)
+    #       | ("_Alignof" | "__alignof__" | "__alignof" | "vec_step") ("(" type-name ")" | unary)
     def unary(self) -> A.Expr:
         tok = self.peek()
         if tok.kind is TokenKind.PUNCT and tok.text in _UNARY_OPS:
@@ -123,15 +123,18 @@ class ExpressionParser:
             return self.sizeof_operand(tok)
         if tok.text in _ALIGNOF and self.consume(tok.text):
             return self.sizeof_operand(tok, alignment=True)
+        if tok.text == "vec_step" and tok.kind is TokenKind.IDENT:  # OpenCL C's operator (6.4.4.5)
+            self.next()
+            return self.sizeof_operand(tok, vec_step=True)
         return self.postfix()
 
-    def sizeof_operand(self, tok, alignment: bool = False) -> A.Expr:
+    def sizeof_operand(self, tok, alignment: bool = False, vec_step: bool = False) -> A.Expr:
         if self.at("(") and self.is_type_name(self.peek(1)):
             self.next()
             target = self.type_name()
             self.expect(")", f" after type in {tok.text}")
-            return A.SizeOf(tok.loc, type_operand=target, alignment=alignment)
-        return A.SizeOf(tok.loc, operand=self.unary(), alignment=alignment)
+            return A.SizeOf(tok.loc, type_operand=target, alignment=alignment, vec_step=vec_step)
+        return A.SizeOf(tok.loc, operand=self.unary(), alignment=alignment, vec_step=vec_step)
 
     # postfix = primary ("[" expr "]" | "(" args ")" | "++" | "--" | ("." | "->") identifier)*
     def postfix(self, node: A.Expr | None = None) -> A.Expr:

@@ -222,6 +222,12 @@ class ExpressionChecker(VectorChecker, HalfChecker):
             self.check(e.operand).type
         if t.is_error:
             return _poison(e)
+        if e.vec_step:
+            if t.is_vector:
+                return A.IntLiteral(e.loc, 4 if t.count == 3 else t.count, type=T.INT)
+            if t.is_arithmetic:
+                return A.IntLiteral(e.loc, 1, type=T.INT)
+            return self.error(e, f"invalid vec_step argument of type '{t.unqualified()}' (a scalar or vector type)")
         try:
             size = t.size  # raises for incomplete types, whose alignment is unknown too
             size = t.align if e.alignment else size

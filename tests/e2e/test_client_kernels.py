@@ -253,3 +253,34 @@ def test_compound_literal_of_a_struct_is_a_clear_error(ctx):
         cl.Program(ctx, source).build()
     assert "<kernel>:2:44: error: compound literals of type 'struct S' are not supported (only of vector and scalar types)" \
         in str(failed.value)
+
+
+VEC_STEP = """
+typedef char TypeToTest;
+typedef float3 Three;
+__kernel void steps(__global int *dest) {
+    float2 v2; Three v3; long16 v16; TypeToTest c;
+    int i = 0;
+    dest[i++] = vec_step(char);                  // the CTS's test_vectors step_type, step_var, ...
+    dest[i++] = vec_step(TypeToTest);
+    dest[i++] = vec_step(c);
+    dest[i++] = vec_step(v2);
+    dest[i++] = vec_step(Three);                 // a 3-lane vector steps as 4
+    dest[i++] = vec_step(v3);
+    dest[i++] = vec_step v16;
+    dest[i++] = vec_step(uchar8) + vec_step(double);
+}
+"""
+
+
+def test_vec_step_counts_lanes_of_types_and_expressions(run_kernel):
+    (dest,) = run_kernel(VEC_STEP, "steps", (1,), (1,), np.zeros(8, np.int32))
+    np.testing.assert_array_equal(dest, [1, 1, 1, 2, 4, 4, 16, 9])
+
+
+def test_vec_step_of_a_pointer_is_a_clear_error(ctx):
+    source = "__kernel void k(__global int *o) { o[0] = vec_step(o); }"
+    with pytest.raises(cl.RuntimeError) as failed:
+        cl.Program(ctx, source).build()
+    assert "<kernel>:1:43: error: invalid vec_step argument of type '__global int *' (a scalar or vector " \
+           "type)" in str(failed.value)
