@@ -284,3 +284,20 @@ def test_vec_step_of_a_pointer_is_a_clear_error(ctx):
         cl.Program(ctx, source).build()
     assert "<kernel>:1:43: error: invalid vec_step argument of type '__global int *' (a scalar or vector " \
            "type)" in str(failed.value)
+
+
+UNROLL_HINT = """
+__kernel void pragma_unroll(__global uint *dst) {
+    __attribute__((opencl_unroll_hint))            // the CTS's test_compiler pragma_unroll
+    for (size_t i = 0; i < 100; ++i)
+        dst[i] = i;
+    __attribute__((opencl_unroll_hint(2))) while (dst[0] < 3) dst[0]++;
+    __attribute__((aligned(16))) int kept = 5;     // attributes that begin a declaration
+    dst[1] += kept;
+}
+"""
+
+
+def test_loop_attributes_are_hints(run_kernel):
+    (dst,) = run_kernel(UNROLL_HINT, "pragma_unroll", (1,), (1,), np.zeros(100, np.uint32))
+    np.testing.assert_array_equal(dst, [3, 6] + list(range(2, 100)))
