@@ -7,5 +7,4 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
     ("test_basic", "vstore_local"): "a cast of a cast, (char2)(char)0, does not parse",
     ("test_basic", "vstore_private"): "a cast of a cast, (char2)(char)0, does not parse",
     ("test_basic", "astype"): "as_typeN between 3- and 4-component vectors",
-    ("test_buffers", "image_migrate"): "a vector literal in braces, (int2) {x, y}, does not parse",
 }
