@@ -521,6 +521,7 @@ class VarDecl:
     init: Optional[Expr] = None
     is_program_scope: bool = False
     sampler_bits: Optional[int] = None      # a `const sampler_t`: its folded initializer (no storage)
+    storage: Optional[str] = None           # "static" or "extern" as written (program scope)
 
     @property
     def address_space(self) -> AddressSpace:
