@@ -47,6 +47,8 @@ class Binary:
     patterns: tuple[str, ...] = ()   # the tests to run ('*' wildcards); all when empty
     quick: tuple[str, ...] | None = None  # the tests --quick runs; not in --quick when None
     target: str = ""
+    names_tests: bool = True  # False: the binary takes no test names (test_conversions reads its
+    # arguments as conversion names), so it runs all its tests and is told none
 
     @property
     def make_target(self) -> str:
@@ -67,7 +69,7 @@ BINARIES = [
     Binary("test_relationals", "relationals"),
     Binary("test_integer_ops", "integer_ops", patterns=("integer_*", "quick_*")),
     # scalar conversions only ("-1"; wimpy): every type pair, saturation and rounding mode
-    Binary("test_conversions", "conversions", options=("-w", "-1")),
+    Binary("test_conversions", "conversions", options=("-w", "-1"), names_tests=False),
     # float and double (the device has fp64), scalar kernels only, a spread of the library
     Binary("test_bruteforce", "math_brute_force", options=("-w", "-1"),
            patterns=("add", "multiply", "divide", "sqrt", "rsqrt", "fma", "exp", "exp2", "log", "log2", "sin",
@@ -138,7 +140,7 @@ def run_vendor(label: str, chosen: list[Binary], build: Path, args, work: Path) 
             continue
         tests = cts_run.select(cts_run.listed_tests(path), list(binary.quick if args.quick else binary.patterns))
         outcomes = cts_run.run_binary(path, tests, list(binary.options), icd, args.timeout, args.budget,
-                                      logs / f"{binary.name}.log")
+                                      logs / f"{binary.name}.log", binary.names_tests)
         found[binary.name] = {"tests": outcomes.tests, "seconds": round(outcomes.seconds, 1)}
         print(f"cts: {label} {binary.name}: {summary(found[binary.name])} ({outcomes.seconds:.0f} s)", flush=True)
     return found
