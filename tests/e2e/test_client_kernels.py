@@ -301,3 +301,27 @@ __kernel void pragma_unroll(__global uint *dst) {
 def test_loop_attributes_are_hints(run_kernel):
     (dst,) = run_kernel(UNROLL_HINT, "pragma_unroll", (1,), (1,), np.zeros(100, np.uint32))
     np.testing.assert_array_equal(dst, [3, 6] + list(range(2, 100)))
+
+
+SATURATING = """
+__kernel void sat(__global const float *f, __global const double *d, __global int *i, __global uint *u,
+                  __global long *l, __global ulong *ul) {
+    int k = get_global_id(0);
+    i[k] = convert_int_sat(f[k]);     // the CTS's test_conversions: inf and 2^31 give INT_MAX,
+    u[k] = convert_uint_sat(f[k]);    // not the largest float below it
+    l[k] = convert_long_sat(d[k]);
+    ul[k] = convert_ulong_sat_rtz(d[k]);
+}
+"""
+
+
+def test_saturating_conversions_reach_the_integer_maximum(run_kernel):
+    f = np.array([np.inf, 2.0**31, 2.0**32, 3e9, -np.inf, np.nan, 2147483520.0, 1.5], np.float32)
+    d = np.array([np.inf, 2.0**63, float.fromhex("0x1.fffffffffffffp+63"), 2.0**64, -np.inf, np.nan, 2.0**62, 1.5], np.float64)
+    _, _, i, u, l, ul = run_kernel(SATURATING, "sat", (8,), (8,), f, d, np.zeros(8, np.int32),
+                                   np.zeros(8, np.uint32), np.zeros(8, np.int64), np.zeros(8, np.uint64))
+    imax, umax, lmax, ulmax = 2**31 - 1, 2**32 - 1, 2**63 - 1, 2**64 - 1
+    np.testing.assert_array_equal(i, [imax, imax, imax, imax, -2**31, 0, 2147483520, 1])
+    np.testing.assert_array_equal(u, [umax, 2**31, umax, 3000000000, 0, 0, 2147483520, 1])
+    np.testing.assert_array_equal(l, [lmax, lmax, lmax, lmax, -2**63, 0, 2**62, 1])
+    np.testing.assert_array_equal(ul, np.array([ulmax, 2**63, 0xfffffffffffff800, ulmax, 0, 0, 2**62, 1], np.uint64))
