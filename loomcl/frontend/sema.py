@@ -232,7 +232,7 @@ class Sema(StringLiteralChecker, ExpressionChecker, InitializerChecker, RecordCh
         if d.type.is_array and d.type.length is None:
             self.diags.error(d.loc, f"definition of variable with array type needs an explicit "
                                     f"size or an initializer")
-        if d.type.is_void or (d.type.is_record and not d.type.record.is_complete):
+        if d.type.is_void or (d.type.is_record and not d.type.record.is_complete and not external):
             self.diags.error(d.loc, f"variable has incomplete type '{d.type.base_spelling()}'")
         self.refuse_half_declaration(d.type, d.loc, "variable")
         self.declare(d.name, d, d.loc)

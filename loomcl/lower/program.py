@@ -48,6 +48,8 @@ class ProgramLowerer:
             if decl.address_space is not A.AddressSpace.CONSTANT:
                 raise unsupported(f"program-scope variable '{decl.name}' outside __constant", decl.loc)
             if decl.storage == "extern" and decl.init is None:  # another unit defines it
+                if decl.type.is_record and not decl.type.record.is_complete:
+                    continue  # `extern constant struct bar b;` naming a struct this unit never defines
                 variable = GlobalVariable(decl.name, memory_type(decl.type), ty.AddressSpace.CONSTANT,
                                           linkage="declaration")
                 self.module.globals.append(variable)

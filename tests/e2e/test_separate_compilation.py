@@ -332,7 +332,8 @@ __kernel void k(__global float *o) { o[0] = access_foo(); o[1] = access_sfoo().y
 
 
 def test_extern_constant_variables_resolve_to_another_units_definition(ctx, queue):
-    declares_only = cl.Program(ctx, "extern constant float foo;\n").compile()  # simple_extern_compile_only
+    declares_only = cl.Program(ctx, "extern constant float foo;\nextern constant struct bar bart;\n").compile()  # the
+    # CTS's simple_extern_compile_only: a struct the unit never defines may be declared
     linked = cl.link_program(ctx, [cl.Program(ctx, DEFINES).compile(), cl.Program(ctx, USES).compile(),
                                    declares_only])
     out = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 8)
