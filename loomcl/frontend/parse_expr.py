@@ -21,7 +21,9 @@ _ASSIGN_OPS = {
 }
 _UNARY_OPS = {"+": A.UnaryOp.PLUS, "-": A.UnaryOp.MINUS, "!": A.UnaryOp.LOGICAL_NOT,
               "~": A.UnaryOp.BIT_NOT}
-_ALIGNOF = ("_Alignof", "__alignof__", "__alignof")  # C11's and GNU's spellings (clang takes all three)
+_ALIGNOF = ("_Alignof", "__alignof__", "__alignof")
+_POSTFIX = frozenset(("[", "(", "++", "--", ".", "->"))  # what may follow a postfix expression's operand
+_WORDS = (TokenKind.PUNCT, TokenKind.KEYWORD)  # C11's and GNU's spellings (clang takes all three)
 
 
 # binary operator spelling -> (precedence level, operator); a higher level binds tighter
@@ -93,7 +95,8 @@ class ExpressionParser:
     #      | "(" type-name ")" initializer postfix-suffixes   (a compound literal)
     # (`(char4)(char)0` is a cast of a cast: a type name cannot start a vector literal's list)
     def cast(self) -> A.Expr:
-        if self.at("(") and self.is_type_name(self.peek(1)):
+        tok = self.tokens[self.pos]
+        if tok.text == "(" and tok.kind is TokenKind.PUNCT and self.is_type_name(self.peek(1)):
             tok = self.next()
             target = self.type_name()
             self.expect(")", " after type in cast")
@@ -108,7 +111,9 @@ class ExpressionParser:
     #       | "sizeof" "(" type-name ")" | "sizeof" unary | postfix
     #       | ("_Alignof" | "__alignof__" | "__alignof" | "vec_step") ("(" type-name ")" | unary)
     def unary(self) -> A.Expr:
-        tok = self.peek()
+        tok = self.tokens[self.pos]
+        if tok.kind not in _WORDS:  # a name or a literal: the common case
+            return self.postfix()
         if tok.kind is TokenKind.PUNCT and tok.text in _UNARY_OPS:
             self.next()
             return A.Unary(tok.loc, _UNARY_OPS[tok.text], self.cast())
@@ -140,7 +145,9 @@ class ExpressionParser:
     def postfix(self, node: A.Expr | None = None) -> A.Expr:
         node = node or self.primary()
         while True:
-            tok = self.peek()
+            tok = self.tokens[self.pos]
+            if tok.kind is not TokenKind.PUNCT or tok.text not in _POSTFIX:
+                return node
             if self.consume("["):
                 index = self.expr()
                 self.expect("]", " after array subscript")

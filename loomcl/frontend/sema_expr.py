@@ -23,6 +23,9 @@ _INTEGER_ONLY = {A.BinaryOp.MOD, A.BinaryOp.BIT_AND, A.BinaryOp.BIT_OR, A.Binary
                  A.BinaryOp.SHL, A.BinaryOp.SHR}
 
 
+_CHECKERS: dict[tuple[type, type], object] = {}  # (checker class, expression class) -> its check_ method
+
+
 def implicit(e: A.Expr, kind: A.CastKind, t: T.Type) -> A.Cast:
     return A.Cast(e.loc, kind, e, implicit=True, type=t)
 
@@ -37,8 +40,10 @@ class ExpressionChecker(VectorChecker, HalfChecker):
 
     # ---- entry points -------------------------------------------------------------------------
     def check(self, e: A.Expr) -> A.Expr:
-        method = getattr(self, "check_" + type(e).__name__)
-        return method(e)
+        method = _CHECKERS.get((type(self), type(e)))
+        if method is None:  # the first of its kind: check_<its class name>, remembered
+            method = _CHECKERS[type(self), type(e)] = getattr(type(self), "check_" + type(e).__name__)
+        return method(self, e)
 
     def rvalue(self, e: A.Expr) -> A.Expr:
         return self.to_rvalue(self.check(e))
