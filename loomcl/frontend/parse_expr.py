@@ -113,6 +113,9 @@ class ExpressionParser:
     def unary(self) -> A.Expr:
         tok = self.tokens[self.pos]
         if tok.kind not in _WORDS:  # a name or a literal: the common case
+            if tok.text == "vec_step" and tok.kind is TokenKind.IDENT:  # OpenCL C's operator (6.4.4.5)
+                self.next()
+                return self.sizeof_operand(tok, vec_step=True)
             return self.postfix()
         if tok.kind is TokenKind.PUNCT and tok.text in _UNARY_OPS:
             self.next()
@@ -128,9 +131,6 @@ class ExpressionParser:
             return self.sizeof_operand(tok)
         if tok.text in _ALIGNOF and self.consume(tok.text):
             return self.sizeof_operand(tok, alignment=True)
-        if tok.text == "vec_step" and tok.kind is TokenKind.IDENT:  # OpenCL C's operator (6.4.4.5)
-            self.next()
-            return self.sizeof_operand(tok, vec_step=True)
         return self.postfix()
 
     def sizeof_operand(self, tok, alignment: bool = False, vec_step: bool = False) -> A.Expr:
