@@ -3,7 +3,8 @@
 Each entry point is a Python function named as in the C API (in the api_*.py modules), called by the
 native library's C function of the entry's exact signature (native_entries.py), by index. The
 wrapper here is the C API's error convention: a loomcl Error becomes its status (returned, or
-stored through `errcode_ret` for functions that return an object); any other exception is a bug in
+stored through `errcode_ret` for functions that return an object, which answer NULL unless the
+error carries the object the spec still returns as `result`); any other exception is a bug in
 loomcl, reported on stderr and answered OUT_OF_RESOURCES, so that no exception ever unwinds into the
 C caller. Entry points loomcl does not implement (another platform's interop: GL, Direct3D, EGL)
 answer INVALID_OPERATION.
@@ -61,8 +62,8 @@ def guarded(entry: Entry, function):
             errcode_ret = args[-1]
             try:
                 result, code = function(*args[:-1]), 0
-            except Error as error:
-                result, code = None, _failed(error)
+            except Error as error:  # `result`: the object a failure still returns (clLinkProgram's)
+                result, code = getattr(error, "result", None), _failed(error)
             except KeyboardInterrupt:
                 result, code = None, _interrupted(name)
             except BaseException:  # noqa: BLE001
