@@ -1,14 +1,16 @@
 """OpenCL programs that people already run, on loomcl's ICD and on PoCL, with their counts side by side.
 
     python conformance/clients.py [--clients clblast clpeak pyopencl hashcat] [--vendors loomcl pocl]
-                                  [--timeout S] [--json FILE]
+                                  [--timeout S] [--json FILE] [--hashcat-modes 0 100 ...]
+    python conformance/clients.py --only hashcat          # --only is --clients
 
 - clblast: Debian's clblast-tests (`clblast_test_<routine>`), the routines in CLBLAST_ROUTINES, each
   checked against a reference BLAS; counts its "test(s) passed / skipped / failed".
 - clpeak (apt): bandwidth, compute, transfer and kernel-latency figures; counts the figures printed.
 - pyopencl: pyopencl's own test suite, CI's subset (tests/icd/pyopencl_suite.py --subset).
-- hashcat (apt): `hashcat -b -m MODE` for a few modes, each its kernels' build and self-test;
-  counts the modes that print a speed.
+- hashcat (apt): `hashcat -I`, the self-test and `hashcat -b -m MODE` of ten modes (MD5 to scrypt,
+  WPA and Kerberos), each cold and warm for its first-build time, and a mask attack on a known MD5
+  (conformance/hashcat_client.py); prints the table of both vendors.
 
 Each client runs under OCL_ICD_VENDORS naming the implementation's vendor file alone, with a time
 limit (`--timeout` seconds per program); a client that is not installed is reported as such.
@@ -29,10 +31,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cts import ROOT, vendor_file  # noqa: E402
+from hashcat_client import MODES as HASHCAT_MODES, hashcat, table as hashcat_table  # noqa: E402
 
 CLBLAST_ROUTINES = ("xaxpy", "xdot", "xnrm2", "xscal", "xcopy", "xswap", "xamax", "xasum", "xgemv", "xger",
                     "xsymv", "xtrmv", "xgemm", "xsyrk")
-HASHCAT_MODES = (0, 100, 1400, 1700, 1000)  # MD5, SHA1, SHA2-256, SHA2-512, NTLM
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
@@ -82,29 +84,17 @@ def pyopencl(label: str, timeout: float) -> dict:
     return totals
 
 
-def hashcat(icd: Path, timeout: float) -> dict:
-    modes = {}
-    with tempfile.TemporaryDirectory() as home:  # its kernel cache and session files
-        for mode in HASHCAT_MODES:
-            output, seconds, late = run(["hashcat", "-b", "-m", str(mode), "-D", "1", "--quiet"], icd, timeout,
-                                        cwd=Path(home))
-            speed = re.search(r"Speed\.#\d+\.*:\s*(\S+ \S+)", output)
-            error = next((line for line in output.splitlines() if "error" in line.lower() or "fail" in line.lower()), "")
-            modes[mode] = {"speed": speed.group(1) if speed else None, "seconds": round(seconds),
-                           "timed out": late, "error": error[:200]}
-    return {"modes with a speed": sum(1 for m in modes.values() if m["speed"]), "modes": modes}
-
-
 CLIENTS = {"clblast": ("clblast_test_xaxpy", clblast), "clpeak": ("clpeak", clpeak),
            "pyopencl": (None, None), "hashcat": ("hashcat", hashcat)}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clients", nargs="*", default=list(CLIENTS))
+    parser.add_argument("--clients", "--only", nargs="*", default=list(CLIENTS))
     parser.add_argument("--vendors", nargs="*", default=["loomcl", "pocl"])
     parser.add_argument("--timeout", type=float, default=900, help="seconds one client program may take")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--hashcat-modes", nargs="*", type=int, default=list(HASHCAT_MODES))
     args = parser.parse_args(argv)
     results: dict = {}
     for label in args.vendors:
@@ -115,10 +105,14 @@ def main(argv: list[str] | None = None) -> int:
                 found = {"error": f"{program} is not installed"}
             elif client == "pyopencl":
                 found = pyopencl(label, args.timeout)
+            elif client == "hashcat":
+                found = hashcat(icd, args.timeout, args.hashcat_modes)
             else:
                 found = function(icd, args.timeout)
             results.setdefault(client, {})[label] = found
             print(f"clients: {label} {client}: {json.dumps(found)}", flush=True)
+    if "hashcat" in results:
+        print(hashcat_table(results["hashcat"]), flush=True)
     if args.json:
         args.json.write_text(json.dumps({"date": time.strftime("%Y-%m-%d %H:%M"), "results": results}, indent=1))
     return 0
