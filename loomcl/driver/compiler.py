@@ -216,10 +216,11 @@ class CompiledProgram:
                                         lambda: self._work_group_ir(kernel_name, local_size, options))
 
     def _work_group_ir(self, kernel_name: str, local_size, options: CompilerOptions):
+        from ..jit.llvm import vector_registers
         from ..transforms.pipeline import work_group_function
 
         return work_group_function(self._inlined(kernel_name), kernel_name, tuple(local_size), options,
-                                   self._note)
+                                   self._note, vector_registers())
 
     def _inlined(self, kernel_name: str):
         """A module holding the kernel with every call inlined and its variables in SSA form (and

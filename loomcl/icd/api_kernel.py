@@ -12,7 +12,8 @@ from .api_event import hand_out, queue_of, wait_list
 from .handles import invalid, registry
 from .host_memory import sizes
 from .info import write_scalar
-from .kernel_args import argument_readers
+from . import kernel_args
+from .kernel_args import argument_readers, handle_indices
 
 _POINTER = ctypes.sizeof(ctypes.c_void_p)
 _kernels = registry.live["kernel"]
@@ -22,6 +23,7 @@ def _new_kernel(program, name: str) -> int:
     kernel = Kernel(program, name)
     kernel.icd_arguments = {}  # index -> the object set there, kept alive while it is
     kernel.icd_readers = argument_readers(kernel)
+    kernel.icd_handle_indices = handle_indices(kernel)
     return registry.new(kernel, "kernel")
 
 
@@ -64,6 +66,9 @@ def clReleaseKernel(handle):
 
 
 def clSetKernelArg(handle, index, size, value):
+    """Answers kernel_args.HANDLE_SET (success) when the argument is now a live handle and the native
+    library remembers what was set: it then knows to check that handle's life when the same bytes
+    come again (native/loomcl_icd.c)."""
     kernel = _kernels.get(handle)
     if kernel is None:
         raise invalid(handle, "kernel", "clSetKernelArg")
@@ -73,14 +78,11 @@ def clSetKernelArg(handle, index, size, value):
                          f"kernel '{kernel.function_name}' has {len(readers)} arguments; index {index} is out of range")
     argument = readers[index](size, value)
     arguments = kernel.icd_arguments
-    if argument is not None and arguments.get(index) is argument:
-        return  # pyopencl sets every argument before every launch: the same buffer again changes nothing
-    kernel.set_arg(index, argument)
-    arguments[index] = argument  # a buffer stays alive while it is the argument
-
-
-
-
+    if argument is None or arguments.get(index) is not argument:
+        # (pyopencl sets every argument before every launch: the same buffer again changes nothing)
+        kernel.set_arg(index, argument)
+        arguments[index] = argument  # a buffer stays alive while it is the argument
+    return kernel_args.handle_set if argument is not None and index in kernel.icd_handle_indices else None
 
 
 def clGetKernelInfo(handle, param, size, out, size_ret):

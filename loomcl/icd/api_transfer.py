@@ -33,8 +33,11 @@ def _host_copy(routine, queue, buffer, blocking, offset, size, ptr, num_events, 
         command, work = command_type.READ_BUFFER, read_work(host, memory, offset)
     else:
         command, work = command_type.WRITE_BUFFER, write_work(memory, host, offset)
-    hand_out(q.enqueue(command, routine, work, wait_list(num_events, events, routine, q), bool(blocking),
-                       size >= HAND_OFF_BYTES), out)
+    # a blocking copy is run by the caller, who waits for it anyway (handing it to the queue's
+    # executor would add a thread's wake-up and the GIL's ping-pong to a memcpy)
+    hand_off = not blocking and size >= HAND_OFF_BYTES
+    hand_out(q.enqueue(command, routine, work, wait_list(num_events, events, routine, q), bool(blocking), hand_off),
+             out)
 
 
 def clEnqueueReadBuffer(queue, buffer, blocking, offset, size, ptr, num_events, events, out):

@@ -7,7 +7,7 @@ import threading
 
 from . import (absent, api_context, api_event, api_image, api_kernel, api_memory, api_platform, api_program, api_queue,
                api_transfer)
-from . import dispatch
+from . import dispatch, kernel_args
 from .dispatch import DispatchTable
 from .dispatch_table import INDEX
 from .handles import registry
@@ -27,11 +27,15 @@ def implementations() -> dict:
     return found
 
 
-def connect(table_address: int, icd_entry: int) -> tuple[int, tuple]:
+def connect(table_address: int, icd_entry: int, remembers_arguments: int = 0) -> tuple[int, tuple]:
     """Called once by the native library (with the GIL held): `table_address` is its dispatch table of
     C entry points, `icd_entry` its clIcdGetPlatformIDsKHR (which
-    clGetExtensionFunctionAddressForPlatform answers, cl_khr_icd). Answers the platform's handle and
-    the Python functions the entry points call, in the table's order."""
+    clGetExtensionFunctionAddressForPlatform answers, cl_khr_icd); `remembers_arguments` says that it
+    remembers kernels' arguments (a library built by an older loomcl does not, and must get only the
+    C API's statuses). Answers the platform's handle and the Python functions the entry points call,
+    in the table's order."""
+    if remembers_arguments:
+        kernel_args.answer_handle_set()
     with _lock:
         if dispatch.connected_table is None:
             table = DispatchTable(implementations(), table_address)

@@ -7,6 +7,10 @@ handle leaves the registry; the object lives on while the runtime still uses it 
 a pending command's buffers). A pointer that is not a live handle of the expected kind is the C API's
 INVALID_<KIND>, never a crash.
 
+A block's second word counts the deaths of the handles it held of the kinds in COUNTED_DEATHS (the
+native library remembers kernels' arguments by their bytes and must know when a remembered kernel
+or argument handle died: native/loomcl_icd.c).
+
 Blocks come from slabs that are never freed, and a released block is reused only after QUARANTINE
 others have been released since: the loader dereferences every handle it is given to find the
 dispatch table, so a handle used after its release must still point to it (and then gets
@@ -37,7 +41,13 @@ INVALID = {
 # handles are also found by object; events and kernels never are, and their handles are the most made
 REPORTED = frozenset(INVALID) - {"event", "kernel"}
 
-BLOCK_BYTES = 2 * ctypes.sizeof(ctypes.c_void_p)
+# the kinds whose handles' deaths are counted: a kernel (whose arguments the native library
+# remembers) and what an argument may name
+COUNTED_DEATHS = frozenset({"kernel", "mem", "sampler"})
+_WORD = ctypes.sizeof(ctypes.c_void_p)
+_word_at = ctypes.c_size_t.from_address
+
+BLOCK_BYTES = 2 * _WORD
 SLAB_BLOCKS = 1024
 QUARANTINE = 4096  # released handles that stay invalid (not yet reused) at any time
 
@@ -136,6 +146,8 @@ class Registry:
             del table[address], self._counts[address]
             if kind in REPORTED and self._address_of.get(id(obj)) == address:
                 del self._address_of[id(obj)]
+            if kind in COUNTED_DEATHS:
+                _word_at(address + _WORD).value += 1
             self._released.append(address)
         finally:
             lock.release()

@@ -35,6 +35,23 @@ _SCALARS = {np.dtype(np.int8): ctypes.c_int8, np.dtype(np.uint8): ctypes.c_uint8
             np.dtype(np.float32): ctypes.c_float, np.dtype(np.float64): ctypes.c_double}
 
 
+# what clSetKernelArg answers the native library (not the caller, who gets CL_SUCCESS) when the
+# argument set is a live handle (native/loomcl_icd.c remembers set arguments and must check those);
+# None (CL_SUCCESS) until a native library that understands it connects (entry.connect)
+HANDLE_SET = 1
+handle_set: int | None = None
+
+
+def answer_handle_set() -> None:
+    global handle_set
+    handle_set = HANDLE_SET
+
+
+def handle_indices(kernel) -> frozenset[int]:
+    """The indices of `kernel`'s parameters that take a handle (memory object or sampler)."""
+    return frozenset(index for index, param in enumerate(kernel.signature.params) if param.kind in _HANDLE_KINDS)
+
+
 def argument_readers(kernel) -> list:
     """One reader per parameter of `kernel`: reader(size, value) -> what kernel.set_arg takes."""
     return [_reader(kernel, index, param) for index, param in enumerate(kernel.signature.params)]

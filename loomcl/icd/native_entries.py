@@ -11,6 +11,11 @@ ints with a few direct calls, which is quicker than ctypes' general machinery on
 The helpers the generated code uses (python_usable, enter, call_entry, leave_*, and the argument
 macros) are in
 native/loomcl_icd.c, which includes the generated text as "loomcl_entries.h".
+
+An entry in NATIVE_FRONT is answered first by C code of its own in native/ (clSetKernelArg's memory
+of the arguments already set, clGetMemObjectInfo's of the answers that never change, in
+native/loomcl_icd.c): its generated function is named python_<name>,
+the C front calls it when it cannot answer alone, and the table names the front, entry_<name>.
 """
 from __future__ import annotations
 
@@ -31,6 +36,9 @@ _CL_SUCCESS, _CL_OUT_OF_RESOURCES = 0, -5
 _DONE_WITHOUT_PYTHON = ("clRelease", "clRetain", "clFinish", "clFlush", "clWaitForEvents", "clSVMFree")
 
 
+NATIVE_FRONT = frozenset({"clSetKernelArg", "clGetMemObjectInfo"})
+
+
 def _without_python(entry: Entry) -> str:
     if entry.returns == "i":
         status = _CL_SUCCESS if entry.name.startswith(_DONE_WITHOUT_PYTHON) else _CL_OUT_OF_RESOURCES
@@ -48,7 +56,10 @@ def _function(index: int, entry: Entry) -> str:
     arguments = ", ".join(f"{_ARGUMENT[letter]}(a{i})" for i, letter in enumerate(entry.arguments)) or "NULL"
     count = len(entry.arguments)
     result = "" if entry.returns == "v" else "return "
-    return (f"static {_C_TYPES[entry.returns]} entry_{entry.name}({parameters}) {{\n"
+    prefix = "python" if entry.name in NATIVE_FRONT else "entry"
+    front = (f"static {_C_TYPES[entry.returns]} entry_{entry.name}({parameters});\n"
+             if entry.name in NATIVE_FRONT else "")
+    return (f"{front}static {_C_TYPES[entry.returns]} {prefix}_{entry.name}({parameters}) {{\n"
             f"    if (!python_usable()) {_without_python(entry)}\n"
             f"    Entered entered = enter();\n"
             f"    PyObject *args[] = {{{arguments}}};\n"

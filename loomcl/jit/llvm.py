@@ -109,6 +109,15 @@ def host_cpu() -> tuple[str, str]:
     return host()[2:]
 
 
+def vector_registers() -> int:
+    """SIMD registers the host's code has: 32 with AVX-512 (and on AArch64), 16 with AVX or SSE.
+    The work-group passes size what they keep live in registers by it."""
+    triple, _, _, features = host()
+    if not _is_x86(triple):
+        return 32
+    return 32 if "+avx512f" in features.split(",") else 16
+
+
 def triple_and_datalayout() -> tuple[str, str]:
     """The host's triple and data layout: every module this process compiles or loads carries them."""
     return host()[:2]

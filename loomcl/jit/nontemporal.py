@@ -1,9 +1,12 @@
 """Streaming stores, after the O3 pipeline: `!nontemporal` on the vector stores through streaming parameters.
 
 The third piece of codegen/streaming_stores.py's scheme, run by the compile server on optimized IR
-text: the vector stores of 32 bytes or more, aligned to their size, whose address is computed from a
-streaming parameter (`%param<i>`) get `!nontemporal`; any other store is left as it was (an unaligned
-streaming store would be split into 8-byte ones, slower than a cached store). Standard library only:
+text: the vector stores of 32 bytes or more whose address is computed from a streaming parameter
+(`%param<i>`) and whose every register-sized piece is aligned get `!nontemporal`; any other store is
+left as it was (an unaligned streaming store would be split into 8-byte ones, slower than a cached
+store). A store wider than a register is one of the loop vectorizer's interleaved groups (a float4
+or float8 kernel's lanes, stored as one <32 x float>): at a power-of-two size and aligned to the
+widest register, each of its pieces is aligned too (float4/float8 copies had no streaming stores). Standard library only:
 the compile server imports this file as a script's neighbour.
 """
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import re
 
 _MIN_BYTES = 32
+_REGISTER_BYTES = 64  # the widest vector register (AVX-512); on narrower ones the pieces are aligned too
 _ELEMENT_BYTES = {"float": 4, "double": 8, "half": 2, "i8": 1, "i16": 2, "i32": 4, "i64": 8}
 _DEFINITION = re.compile(r"^\s*(%[\w.]+) = (?:getelementptr[^,]*, ptr (%[\w.]+),|phi ptr (.*))")
 _VECTOR_STORE = re.compile(r"^(\s*store <(\d+) x (\w+)> [^,]+, ptr (%[\w.]+), align (\d+))(.*)$")
@@ -26,7 +30,8 @@ def mark_nontemporal(text: str, params: list[int]) -> str:
             continue
         count, element, align = int(store.group(2)), store.group(3), int(store.group(5))
         size = count * _ELEMENT_BYTES.get(element, 0)
-        if size >= _MIN_BYTES and align >= size and "!nontemporal" not in line:
+        pieces_aligned = align >= size or (size & (size - 1) == 0 and align >= _REGISTER_BYTES)
+        if size >= _MIN_BYTES and pieces_aligned and "!nontemporal" not in line:
             lines[n] = f"{store.group(1)}{store.group(6)}, !nontemporal !{{i32 1}}"
     return "\n".join(lines)
 

@@ -21,11 +21,15 @@ from ..ir.function import Block, Function, Module
 from ..options import DEFAULT_OPTIONS, CompilerOptions
 
 
+VECTOR_REGISTERS = 32  # AVX-512's zmm0-31, where no target is named (tests, --emit without a host)
+
+
 class PassContext(Analyses):
     """The analyses of the function being transformed, and the specialization it is for."""
 
     def __init__(self, function: Function, options: CompilerOptions = DEFAULT_OPTIONS,
-                 local_size: tuple[int, int, int] = (1, 1, 1), module: Module | None = None) -> None:
+                 local_size: tuple[int, int, int] = (1, 1, 1), module: Module | None = None,
+                 vector_registers: int = VECTOR_REGISTERS) -> None:
         super().__init__(function)
         self.options = options
         self.local_size = tuple(local_size) + (1,) * (3 - len(local_size))
@@ -33,6 +37,9 @@ class PassContext(Analyses):
         `function.local_size` from it; before that the function is still in work-item form)."""
         self.module = module
         """The module holding the function (inline drops the other functions from it)."""
+        self.vector_registers = vector_registers
+        """SIMD registers of the target (the driver asks LLVM for the host's): what scalarize-vectors
+        and WFV may keep live in registers."""
         self.group_blocks: set[Block] = set()
         """Blocks chosen to run once per group (structurize-uniform-barriers -> subcfg-formation)."""
         self.horizontal_headers: set[Block] = set()

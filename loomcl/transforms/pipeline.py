@@ -89,7 +89,7 @@ from . import (canonicalize_barriers, fold_local_id_guards, hoist_invariants, im
                mem2reg, narrow_work_item_ids, register_blocking, scalarize_vectors, simplify, structurize_uniform_barriers,
                subcfg_formation, transpose_private_arrays, vectorize_work_items)
 from .clone import clone_module
-from .passes import Pass, PassContext, run_pass
+from .passes import VECTOR_REGISTERS, Pass, PassContext, run_pass
 
 
 @dataclass(frozen=True)
@@ -212,10 +212,12 @@ def warn_fallback(message: str) -> None:
 
 def work_group_module(module: Module, kernel_name: str, local_size,
                       options: CompilerOptions = DEFAULT_OPTIONS,
-                      on_fallback: Callable[[str], None] = warn_fallback) -> Module:
+                      on_fallback: Callable[[str], None] = warn_fallback,
+                      vector_registers: int = VECTOR_REGISTERS) -> Module:
     """A new module holding the kernel in work-group form (and copies of the program-scope
     globals it may reference); `module` is not changed. `on_fallback` gets the warning of each
-    optional pass left out after an internal error."""
+    optional pass left out after an internal error; `vector_registers` is the target's SIMD
+    register count."""
     check_pass_names(options.print_after)
     if kernel_name not in module.functions or not module.functions[kernel_name].is_kernel:
         raise KeyError(f"no kernel named {kernel_name!r} in the module")
@@ -223,7 +225,7 @@ def work_group_module(module: Module, kernel_name: str, local_size,
         copy = clone_module(module, roots=[kernel_name])
         function = copy.functions[kernel_name]
         try:
-            run_pipeline(function, PassContext(function, options, local_size, copy))
+            run_pipeline(function, PassContext(function, options, local_size, copy, vector_registers))
             return copy
         except PassFailed as failed:  # again, from the work-item form, without the pass
             on_fallback(fallback_warning(failed, kernel_name, local_size))
@@ -239,8 +241,10 @@ def fallback_warning(failed: PassFailed, kernel_name: str, local_size) -> str:
 
 def work_group_function(module: Module, kernel_name: str, local_size,
                         options: CompilerOptions = DEFAULT_OPTIONS,
-                        on_fallback: Callable[[str], None] = warn_fallback) -> Function:
+                        on_fallback: Callable[[str], None] = warn_fallback,
+                        vector_registers: int = VECTOR_REGISTERS) -> Function:
     """The kernel `kernel_name` of `module` (work-item form) as a work-group function for
     `local_size` (see transforms/__init__.py for the form). `module` is not changed; program-scope
     globals the result references are copies (same names and initializers)."""
-    return work_group_module(module, kernel_name, local_size, options, on_fallback).functions[kernel_name]
+    return work_group_module(module, kernel_name, local_size, options, on_fallback,
+                             vector_registers).functions[kernel_name]

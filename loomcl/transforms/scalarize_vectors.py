@@ -15,11 +15,15 @@ Values that must stay vectors (a bitcast between lane counts for `as_T`, a vecto
 taken apart with `extractelement` where they are defined, and rebuilt with `insertelement` only
 for a user that needs the whole vector.
 
-Not when a function carries many vector lanes around its loops (more than `MAX_CARRIED_LANES`, counted
-over the lanes of its vector phis): code written as explicit SIMD for a CPU, like twelve float8
-accumulators in a loop, would need one vector register per lane after scalarization and spill
-(the benchmark's fma probe fell from 79 to 43 GFLOP/s); kept as vectors it runs one work-item at a
-time at the width its author chose.
+Not when a function carries many vector lanes around its loops (`keeps_vectors`, counted over the
+lanes of its vector phis against the target's SIMD registers): code written as explicit SIMD for a
+CPU, like twelve float8 accumulators in a loop, would need one vector register per lane after
+scalarization and spill (the benchmark's fma probe fell from 79 to 43 GFLOP/s); kept as vectors it
+runs one work-item at a time at the width its author chose. That is only fast when the kept vectors
+are many independent chains: clpeak's float16 kernel carries two (x and y, each computed from the
+other), so kept whole every operation waits for the one before (a quarter of float8's rate);
+scalarized, its 32 lanes fill the registers with a vector of work-items each, and a spill or two
+costs less than the wait.
 
 Expects: SSA (after mem2reg). Guarantees: same behaviour; no vector-typed instruction except those
 kept whole (bitcasts changing the lane count and the inserts rebuilding their operand).
@@ -32,10 +36,23 @@ from ..ir import types as ty
 from ..ir.function import Block, Function
 from ..ir.values import Argument, Constant, Undef, Value, VectorConstant
 from .passes import PassContext
+from .wfv_shapes import most_live_vectors
 
 NAME = "scalarize-vectors"
-# AVX-512 has 32 vector registers; leave room for the values computed from the carried ones.
-MAX_CARRIED_LANES = 24
+# Vector phis that keep an out-of-order core's FMA pipes busy when a loop runs one work-item at a
+# time: two pipes times four cycles of latency.
+INDEPENDENT_CHAINS = 8
+
+
+def keeps_vectors(phis: list[ins.Phi], registers: int) -> bool:
+    """Whether the function stays in vector form: its carried lanes would not fit in the target's
+    `registers` once scalarized (a quarter left for the values computed from them), unless the kept
+    vectors are too few chains to hide latency and the lanes fit with an eighth of them spilled."""
+    lanes = sum(p.type.count for p in phis)
+    if lanes <= registers - registers // 4:
+        return False
+    with_the_id = lanes + 1  # WFV keeps the work-item id live beside them
+    return with_the_id > most_live_vectors(registers) or len(phis) >= INDEPENDENT_CHAINS
 
 
 def _is_vector(t: ty.Type) -> bool:
@@ -47,8 +64,9 @@ def _index(i: int) -> Constant:
 
 
 class _Scalarizer:
-    def __init__(self, function: Function) -> None:
+    def __init__(self, function: Function, registers: int) -> None:
         self.function = function
+        self.registers = registers
         self.lanes: dict[Value, list[Value]] = {}
         self.replaced: list[ins.Instruction] = []
 
@@ -84,7 +102,7 @@ class _Scalarizer:
     def run(self) -> bool:
         order = reverse_post_order(self.function.entry, lambda b: b.successors)
         phis = [p for b in order for p in b.phis if _is_vector(p.type)]
-        if sum(p.type.count for p in phis) > MAX_CARRIED_LANES:
+        if keeps_vectors(phis, self.registers):
             return False
         for phi in phis:
             self._split_phi(phi)
@@ -197,4 +215,4 @@ class _Scalarizer:
 
 
 def run(function: Function, analyses: PassContext) -> bool:
-    return _Scalarizer(function).run()
+    return _Scalarizer(function, analyses.vector_registers).run()

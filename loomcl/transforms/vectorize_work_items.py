@@ -29,7 +29,7 @@ from ..ir.function import Block, Function, WorkItemLoop
 from ..ir.values import Constant
 from .passes import PassContext
 from .wfv_linearize import Linearizer
-from .wfv_shapes import VECTOR_REGISTERS, LaneShapes, unsupported, vector_state
+from .wfv_shapes import LaneShapes, most_live_vectors, unsupported, vector_state
 from .wfv_widen import TRUE, Unsupported, Widener
 
 NAME = "vectorize-work-items"
@@ -52,19 +52,20 @@ def run(function: Function, analyses: PassContext) -> bool:
         everywhere = analyses.options.wfv_everywhere
         reason = unsupported(function, loop, loops, everywhere)
         if reason is None:
-            reason = _vectorize(function, loop, loops, everywhere)
+            reason = _vectorize(function, loop, loops, everywhere, analyses.vector_registers)
         loop.note = f"wfv: no, {reason}" if reason else loop.note
         changed = True
     return changed
 
 
-def _vectorize(function: Function, loop: WorkItemLoop, loops: LoopInfo, everywhere: bool) -> str | None:
+def _vectorize(function: Function, loop: WorkItemLoop, loops: LoopInfo, everywhere: bool,
+               registers: int) -> str | None:
     shapes = LaneShapes(function, loop, loops)
     body = loop.blocks - {loop.latch}
     width = 4 if everywhere else choose_width(shapes, body)
     state = vector_state(shapes, loops, body)
-    if state > VECTOR_REGISTERS and not everywhere:
-        return f"its loops keep {state} vectors live, more than the {VECTOR_REGISTERS} registers; left to LLVM"
+    if state > most_live_vectors(registers) and not everywhere:
+        return f"its loops keep {state} vectors live, more than the {registers} registers; left to LLVM"
     lower, upper = loop.lower, loop.upper
     if isinstance(lower, Constant) and isinstance(upper, Constant) and upper.value - lower.value < width:
         return f"fewer than {width} work-items"

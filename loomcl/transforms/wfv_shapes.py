@@ -75,7 +75,7 @@ def unsupported(function: Function, loop: WorkItemLoop, loops: LoopInfo, everywh
     """Why whole-function vectorization cannot apply to `loop`, or should not (None: it can). Bodies
     without loops, or whose loops LLVM unrolls fully (analysis/trip_count.py's `unrolled_loops`, the
     loops codegen marks), are left to LLVM's loop vectorizer, which does as well there (sgemmTiled's
-    `k < 16` measured 30% slower through WFV). A short loop too big to unroll stays a loop inside the
+    `k < 16` measured 30% slower through WFV), unless they call sin, cos or tan (see _reduces_by_period). A short loop too big to unroll stays a loop inside the
     x loop, which LLVM then never vectorizes: WFV takes it (clpeak's float8 chains: 16 trips of 384
     instructions ran 8 lanes wide through SLP, 28x slower per lane than float4's)."""
     if loop.latch.phis and function.predecessors()[loop.exit] != [loop.latch]:
@@ -101,9 +101,16 @@ def unsupported(function: Function, loop: WorkItemLoop, loops: LoopInfo, everywh
                 reason = f"a {inst.keyword} (an effect it does not widen)"
             if reason:
                 return reason
-    if not has_inner_loop and not everywhere:
+    if not has_inner_loop and not everywhere and not _reduces_by_period(body):
         return "no long loop inside; left to LLVM"
     return None
+
+
+def _reduces_by_period(body) -> bool:
+    """Whether the body calls sin, cos or tan, whose vector forms branch per vector between a cheap
+    and a costly argument reduction (MathFunction.reduces_by_period)."""
+    return any(isinstance(inst, ins.MathCall) and inst.math_function.reduces_by_period
+               for block in body for inst in block.instructions)
 
 
 def _lane_type(inst: ins.Instruction) -> bool:
@@ -112,14 +119,20 @@ def _lane_type(inst: ins.Instruction) -> bool:
     return t is ty.void or isinstance(t, (ty.IntType, ty.FloatType, ty.PointerType))
 
 
-VECTOR_REGISTERS = 32  # AVX-512's zmm0-31 (vectorize_work_items.VECTOR_BYTES's target)
+def most_live_vectors(registers: int) -> int:
+    """The most vectors a loop may keep live under WFV on a target with `registers` SIMD registers:
+    all of them and an eighth more. A few spilled values cost a load and a store each per iteration,
+    far less than what declining costs (clpeak's float16 chain, 32 lanes and the work-item id: 33
+    vectors, ran 3x faster vectorized than as one <16 x float> chain per work-item)."""
+    return registers + registers // 8
 
 
 def vector_state(shapes: LaneShapes, loops: LoopInfo, body) -> int:
     """The most varying values that one kernel loop inside the x loop keeps live at once: its
-    header's varying phis, the varying values from outside it that it reads, and the varying values
-    it computes from those alone (LLVM hoists them out of the loop). Under WFV each is a vector
-    register; more than VECTOR_REGISTERS spill in every iteration (clpeak's float16 chains: 16
+    header's varying phis, the varying values from outside it that it reads (not the phis' start
+    values: each enters its phi's register), and the varying values it computes from those alone
+    (LLVM hoists them out of the loop). Under WFV each is a vector
+    register; more than the target's registers spill in every iteration (clpeak's float16 chains: 16
     accumulators and 32 hoisted products ran at 0.7x of LLVM's code)."""
     most = 0
     for inner in loops.loops:
@@ -134,6 +147,8 @@ def vector_state(shapes: LaneShapes, loops: LoopInfo, body) -> int:
                     invariant[inst] = (type(inst), getattr(inst, "opcode", None), inst.type,
                                        tuple(invariant.get(v, id(v)) for v in inst.operands))
                     continue
+                if isinstance(inst, ins.Phi) and block is inner.header:
+                    continue  # its value from outside enters the phi's own register
                 for v in inst.operands:
                     if not isinstance(v, ins.Instruction) or shapes.shape(v).kind is not Kind.VARYING:
                         continue

@@ -28,6 +28,9 @@ loop:
   store <4 x float> %w, ptr %a, align 64
   store <16 x float> %v, ptr %p, align 64
   store float %s, ptr %a, align 64
+  store <32 x float> %x, ptr %a, align 64
+  store <32 x float> %x, ptr %b, align 32
+  store <24 x float> %y, ptr %a, align 64
   br label %loop
 }"""
 
@@ -40,6 +43,7 @@ def test_only_aligned_wide_vector_stores_through_the_parameter_are_marked():
     assert marked_lines(mark_nontemporal(OPTIMIZED, [1])) == [
         "store <16 x float> %v, ptr %a, align 64, !noalias !1, !nontemporal !{i32 1}",
         "store <16 x float> %v, ptr %p, align 64, !nontemporal !{i32 1}",     # a loop's pointer phi
+        "store <32 x float> %x, ptr %a, align 64, !nontemporal !{i32 1}",     # two aligned registers
     ]
 
 
@@ -62,3 +66,16 @@ def test_a_streaming_copy_uses_movnt_and_fences():
     streamed, plain = copy_assembly((1,)), copy_assembly(())
     assert "vmovntps" in streamed and "sfence" in streamed
     assert "movnt" not in plain and "sfence" not in plain
+
+
+COPY4 = "kernel void copy(global const float4 *in, global float4 *out) { int i = get_global_id(0); out[i] = in[i]; }"
+
+
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="x86 streaming stores")
+def test_a_float4_copy_streams_its_interleaved_stores():
+    """The loop vectorizer stores 16 work-items' float4s as one <64 x float> (or a few <32 x float>)
+    aligned to 64 bytes, not to its size: it still streams, one aligned register at a time."""
+    program = compiler.build(COPY4, "", "copy4.cl")
+    function = program.work_group_ir("copy", (64, 1, 1), ids_fit_int=True)
+    streamed = backend.assembly(function, program.kernels["copy"], program.options.replace(streaming=(1,)))
+    assert "vmovntps" in streamed and "sfence" in streamed

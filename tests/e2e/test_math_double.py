@@ -56,7 +56,11 @@ def signed(magnitudes):
 
 def trig_inputs(n=500):
     multiples = np.arange(1, n + 1) * (np.pi / 2) * RNG.integers(1, 1 << 20, n)
-    return np.concatenate([RNG.uniform(-10, 10, n), signed(np.exp2(RNG.uniform(-30, 1023, n))), multiples,
+    # whole vectors of doubles next to multiples of pi/2 below 2^17 (the vector functions' Cody-Waite way)
+    near = signed(RNG.integers(1, 83000, n) * (np.pi / 2))
+    near_multiples = np.concatenate([near, np.nextafter(near, np.inf), np.nextafter(near, -np.inf)])
+    return np.concatenate([RNG.uniform(-10, 10, n), near_multiples, signed(np.exp2(RNG.uniform(-30, 1023, n))),
+                           multiples,
                            # the double closest to a multiple of pi/2 (Muller), 1e300, DBL_MAX
                            [6381956970095103 * 2.0 ** 797, 1e300, 1e22, np.finfo(np.float64).max,
                             np.pi / 4, np.nextafter(np.pi / 4, 1), 1e-300, 5e-324]])

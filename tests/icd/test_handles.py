@@ -62,3 +62,26 @@ def test_release_reentered_from_a_finalizer_does_not_deadlock():
     worker.join(timeout=30)
     assert not worker.is_alive(), "the finalizer's release waited for the lock its own thread holds"
     assert registry.count(other) == 0
+
+
+def test_the_second_word_counts_the_deaths_of_kernels_memory_and_samplers():
+    """The native library remembers kernels' arguments by their bytes and trusts them while the
+    handles' death counts stay (native/loomcl_icd.c)."""
+    registry = Registry()
+    registry.dispatch_address = 0xD15
+
+    def deaths(address):
+        return ctypes.c_size_t.from_address(address + ctypes.sizeof(ctypes.c_void_p)).value
+
+    for kind in ("mem", "kernel", "sampler"):
+        address = registry.new(object(), kind)
+        before = deaths(address)
+        registry.retain(address, kind, "test")
+        registry.release(address, kind, "test")
+        assert deaths(address) == before  # still alive
+        registry.release(address, kind, "test")
+        assert deaths(address) == before + 1
+    event = registry.new(object(), "event")
+    before = deaths(event)
+    registry.release(event, "event", "test")
+    assert deaths(event) == before

@@ -5,7 +5,12 @@ float8 ones 5x slower per lane than float4: the loop, 16 trips, was too big for 
 it stayed inside the x work-item loop, which LLVM then never vectorizes; and whole-function
 vectorization had left it to LLVM, thinking it unrolled. Both now ask one question
 (analysis/trip_count.py's `unrolled_loops`). A float16 chain keeps more vectors live than AVX-512 has
-registers and stays with LLVM (wfv_shapes.py's `vector_state`)."""
+registers and stays with LLVM (wfv_shapes.py's `vector_state`).
+
+clpeak's float16 kernel carries x and y, each computed from the other: kept as two <16 x float> values
+the loop was one chain of dependent operations per work-item (a quarter of float8's rate); now its 32
+lanes are scalarized and run 16 work-items a vector (scalarize_vectors.py's `keeps_vectors`), on
+AVX-512; with AVX2's 16 registers they stay whole."""
 import re
 
 import numpy as np
@@ -77,3 +82,52 @@ def test_wide_chains_compute_what_numpy_does(t, width, trips):
     got = np.empty(n, dt)
     cl.enqueue_copy(q, got, out)
     np.testing.assert_allclose(got, _reference(t, width, trips, a, n, local), rtol=1e-4 if t == "float" else 1e-12)
+
+
+def _pair_chain(trips: int = 8) -> str:
+    """clpeak's compute_sp_v16 shape (x and y of 16 lanes, each computed from the other), kept bounded."""
+    lanes = ", ".join(f"{i}.0f" for i in range(16))
+    step = "x = mad(y, x, 0.25f); y = mad(x, 0.5f, y * 0.125f); " * 16  # too long to unroll 8 times
+    total = " + ".join(f"y.s{i:x}" for i in range(16))
+    return f"""
+__kernel void chain(__global float *out, float a) {{
+    float16 x = (float16)({lanes}) * a;
+    float16 y = (float16)((float)get_local_id(0) * 0.01f);
+    for (int i = 0; i < {trips}; i++) {{ {step} }}
+    out[get_global_id(0)] = {total};
+}}"""
+
+
+def _pair_reference(trips, a, n, local):
+    x = np.tile(np.arange(16, dtype=np.float32) * np.float32(a), (n, 1))
+    y = np.repeat(((np.arange(n) % local).astype(np.float32) * np.float32(0.01))[:, None], 16, axis=1)
+    for _ in range(trips * 16):
+        x = y * x + np.float32(0.25)
+        y = x * np.float32(0.5) + y * np.float32(0.125)
+    return y.sum(axis=1, dtype=np.float32)
+
+
+def test_two_dependent_float16_chains_are_scalarized_and_vectorized_across_work_items():
+    f = _form(_pair_chain())
+    text = print_function(f)
+    assert "wfv: work-item loop x" in text, text[:400]
+    assert len(re.findall(r"phi <16 x f32>", text)) >= 32  # one vector of 16 work-items per lane of x and y
+
+
+def test_with_avx2_registers_the_float16_chains_stay_vectors():
+    f = work_group_function(build(_pair_chain()).module, "chain", (64, 1, 1), vector_registers=16)
+    text = print_function(f)
+    assert "%y = phi <16 x f32>" in text and "wfv: work-item loop x" not in text  # one work-item at a time
+    assert any("a value of type <16 x f32>" in loop.note for loop in f.work_item_loops)
+
+
+def test_the_float16_chains_compute_what_numpy_does():
+    ctx = cl.create_some_context(interactive=False)
+    q = cl.CommandQueue(ctx)
+    n, local, a = 200, 40, 0.03  # two full vectors of 16 and 8 work-items left in each group
+    out = cl.Buffer(ctx, cl.mem_flags.WRITE_ONLY, n * 4)
+    prg = cl.Program(ctx, _pair_chain()).build()
+    prg.chain(q, (n,), (local,), out, np.float32(a))
+    got = np.empty(n, np.float32)
+    cl.enqueue_copy(q, got, out)
+    np.testing.assert_allclose(got, _pair_reference(8, a, n, local), rtol=1e-5)

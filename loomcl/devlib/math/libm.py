@@ -118,6 +118,19 @@ class _Writer:
     def fcmp(self, predicate: str, a: str, b: str, t: str | None = None) -> str:
         return self.op(f"fcmp {predicate} {t or self.F} {a}, {b}")
 
+    def either_way(self, near: str, by_near, by_far, types: tuple[str, ...]) -> tuple[str, ...]:
+        """Values computed by `by_near()` when every lane of the i1 vector `near` holds, else by
+        `by_far()`: one branch per vector (blocks `near`, `far`, `joined`; once per function)."""
+        reduce_and = f"llvm.vector.reduce.and.v{self.lanes}i1"
+        self.module.declare(reduce_and, f"declare i1 @{reduce_and}({self.B})")
+        all_near = self.op(f"call i1 @{reduce_and}({self.B} {near})")
+        self.lines += [f"  br i1 {all_near}, label %near, label %far", "near:"]
+        near_values = by_near()
+        self.lines += ["  br label %joined", "far:"]
+        far_values = by_far()
+        self.lines += ["  br label %joined", "joined:"]
+        return tuple(self.op(f"phi {t} [ {a}, %near ], [ {b}, %far ]") for t, a, b in zip(types, near_values, far_values))
+
     def text(self, name: str, params: tuple[str, ...] = ("%x",)) -> str:
         signature = ", ".join(f"{self.F} {p}" for p in params)
         return "\n".join([f"define internal {self.F} @{name}({signature}) #0 {{", "entry:", *self.lines, "}", ""])

@@ -17,6 +17,13 @@ reduction alone (about 25 integer operations) costs about what a three-part Cody
 plus the selects between the two would, while being exact for all |x| up to FLT_MAX. Lanes with
 |x| < 2^-20 skip the reduction (r = x; the table's windows lose precision there, and sin x = x).
 
+The vector functions branch once per vector, though: when every lane is below 2^17 (the arguments
+kernels meet) a two-part Cody-Waite in double replaces the table's gathers (which loomcl's no-gather
+tuning makes scalar loads): |x| - k P1 is exact (both are multiples of 2^-52 and the difference is
+below 1) and k P2 leaves an error near 2^-92, far below the 2^-29 of a quadrant that floats keep from
+multiples of pi/2. Scalar functions stay branch-free for LLVM's loop vectorizer, which would
+if-convert the branch; whole-function vectorization keeps it (MathFunction.reduces_by_period).
+
 Kernels: r goes to float as r_hi + r_lo, sin r = r + r^3 S(r^2) (the r_lo correction added once),
 cos r = 1 - r^2/2 + r^4 C(r^2), minimax polynomials on [-pi/4, pi/4] (relative errors 2^-28 and
 2^-33, fitted for loomcl by weighted least squares). The quadrant picks the polynomial and the sign;
@@ -36,6 +43,8 @@ SUPPORTED = {MathFunction.SIN, MathFunction.COS, MathFunction.TAN}
 _SIN_POLY = (-1.9514631504047222e-4, 8.332156050896825e-3, -1.6666654536581854e-1)
 _COS_POLY = (2.4432412591989775e-5, -1.3887309863174267e-3, 4.166664555439724e-2)
 _TINY_EXPONENT = 127 - 20  # biased exponent below which r = x
+_NEAR_LIMIT_BITS = 0x48000000  # 2^17 as float bits: vectors below it reduce by Cody-Waite
+_PIO2_HI, _PIO2_LO = 1.5707963267948966, 6.123233995736766e-17
 _TABLE = "loomcl.two_over_pi"
 
 
@@ -133,10 +142,23 @@ class _TrigWriter(_Writer):
         return (self.op(f"select {self.B} {tiny}, {self.I} {self.i(0)}, {self.I} {k}"),
                 self.select(tiny, ax, r, t=self.D))
 
+    def reduce_near(self, abits: str) -> tuple[str, str]:
+        """(k, r) as reduce gives them, by Cody-Waite in double, for |x| <= 2^17."""
+        ax = self.op(f"fpext {self.F} {self.op(f'bitcast {self.I} {abits} to {self.F}')} to {self.D}")
+        k = self.call("rint", self.op(f"fmul {self.D} {ax}, {self.d(0.6366197723675814)}"), t=self.D)
+        minus_k = self.op(f"fneg {self.D} {k}")
+        r = self.call("fma", minus_k, self.d(_PIO2_HI), ax, t=self.D)      # exact
+        r = self.call("fma", minus_k, self.d(_PIO2_LO), r, t=self.D)
+        return self.op(f"fptosi {self.D} {k} to {self.I}"), r
+
     def trig(self, function: MathFunction) -> None:
         bits = self.op(f"bitcast {self.F} %x to {self.I}")
         abits = self.op(f"and {self.I} {bits}, {self.i(0x7FFFFFFF)}")
-        k, r = self.reduce(abits)
+        if self.lanes is None:
+            k, r = self.reduce(abits)
+        else:
+            near = self.op(f"icmp ule {self.I} {abits}, {self.i(_NEAR_LIMIT_BITS)}")
+            k, r = self.either_way(near, lambda: self.reduce_near(abits), lambda: self.reduce(abits), (self.I, self.D))
         r_hi = self.op(f"fptrunc {self.D} {r} to {self.F}")
         r_hi_wide = self.op(f"fpext {self.F} {r_hi} to {self.D}")
         r_lo = self.op(f"fptrunc {self.D} {self.op(f'fsub {self.D} {r}, {r_hi_wide}')} to {self.F}")

@@ -14,6 +14,16 @@ all non-negative when they are summed: no cancellation, even for the doubles clo
 pi/2 (about 2^-61 of a quadrant away), and the dropped products are below 2^-118. The fraction becomes a
 double-double, times pi/2 a double-double r = r_hi + r_lo, |r| <= pi/4.
 
+The vector functions first ask whether every lane is below _NEAR_LIMIT (the arguments kernels meet).
+Then one branch, taken per vector, skips Payne-Hanek (its ten digit loads become 80 scalar loads, as
+loomcl asks LLVM for no gathers) for Cody-Waite: k = rint(|x| 2/pi), r = |x| - k P1 - k P2 - k P3
+with pi/2 = P1 + P2 + P3 to 2^-160. |x| - k P1 is exact (both are multiples of 2^-53 and the
+difference is below 1), k P2 is split exactly by an fma, and the rest is summed as a double-double.
+For |x| <= 2^17 r is then known to about 2^-140, far below the distance from any double to a multiple
+of pi/2 (the nearest, over the whole double range, are about 2^-61 away).
+Scalar functions stay branch-free, since LLVM's loop vectorizer would if-convert the branch and
+compute both ways; whole-function vectorization keeps it (MathFunction.reduces_by_period).
+
 Kernels on [-pi/4, pi/4]: sin r = r + r^3 S(r^2) + r_lo (1 - r^2/2) and cos r = 1 - r^2/2 + r^4 C(r^2)
 - r r_lo, the 1 - r^2/2 split so that its rounding error is added back (fdlibm's way); S and C are
 degree-5 polynomials fitted for loomcl by weighted least squares at Chebyshev nodes (relative errors
@@ -37,6 +47,9 @@ _COS_POLY = (-1.1358093609276402e-11, 2.0875691483269687e-09, -2.755731410296429
              2.480158728855358e-05, -0.0013888888888872505, 0.04166666666666659)
 _PIO2_HI, _PIO2_LO = 1.5707963267948966, 6.123233995736766e-17
 _PIO4 = 0.7853981633974483
+_PIO2_TAIL = -1.4973849048591698e-33   # pi/2 - _PIO2_HI - _PIO2_LO
+_TWO_OVER_PI = 0.6366197723675814
+_NEAR_LIMIT = float(1 << 17)
 _TABLE = "loomcl.two_over_pi_digits"
 _PAD = 6          # zero digits before D_0: q - 4 >= -5 indexes them
 _DIGITS = 48      # D_0 .. D_47: q <= 42 (E <= 1023) reads up to D_{q+5}
@@ -143,12 +156,33 @@ class _DoubleTrigWriter(_Writer):
         head = self.dop("fadd", r_hi, r_lo)
         return k, head, self.dop("fsub", r_lo, self.dop("fsub", head, r_hi))
 
+    def reduce_near(self, ax: str) -> tuple[str, str, str]:
+        """(k, r_hi, r_lo) as reduce gives them, by Cody-Waite, for |x| <= _NEAR_LIMIT."""
+        k = self.call("rint", self.dop("fmul", ax, self.d(_TWO_OVER_PI)))
+        minus_k = self.op(f"fneg {self.F} {k}")
+        r1 = self.call("fma", minus_k, self.d(_PIO2_HI), ax)                 # exact
+        p = self.dop("fmul", k, self.d(_PIO2_LO))
+        p_error = self.call("fma", k, self.d(_PIO2_LO), self.op(f"fneg {self.F} {p}"))   # k P2 = p + p_error
+        s = self.dop("fsub", r1, p)
+        back = self.dop("fsub", s, r1)                                        # two-sum: r1 - p = s + e
+        e = self.dop("fadd", self.dop("fsub", r1, self.dop("fsub", s, back)),
+                     self.dop("fsub", self.op(f"fneg {self.F} {p}"), back))
+        lo = self.call("fma", minus_k, self.d(_PIO2_TAIL), self.dop("fsub", e, p_error))
+        head = self.dop("fadd", s, lo)
+        tail = self.dop("fsub", lo, self.dop("fsub", head, s))
+        return self.op(f"fptosi {self.F} {k} to {self.I}"), head, tail
+
     def trig(self, function: MathFunction) -> None:
         bits = self.op(f"bitcast {self.F} %x to {self.L}")
         abits = self.op(f"and {self.L} {bits}, {self.l((1 << 63) - 1)}")
         ax = self.op(f"bitcast {self.L} {abits} to {self.F}")
         biased = self.op(f"trunc {self.L} {self.op(f'lshr {self.L} {abits}, {self.l(52)}')} to {self.I}")
-        k, r_hi, r_lo = self.reduce(ax, self.iop("sub", biased, self.i(1023)))
+        exponent = self.iop("sub", biased, self.i(1023))
+        if self.lanes is None:
+            k, r_hi, r_lo = self.reduce(ax, exponent)
+        else:
+            k, r_hi, r_lo = self.either_way(self.fcmp("ole", ax, self.d(_NEAR_LIMIT)), lambda: self.reduce_near(ax),
+                                            lambda: self.reduce(ax, exponent), (self.I, self.F, self.F))
         small = self.fcmp("ole", ax, self.d(_PIO4))
         k = self.op(f"select {self.B} {small}, {self.I} {self.i(0)}, {self.I} {k}")
         r_hi = self.select(small, ax, r_hi)

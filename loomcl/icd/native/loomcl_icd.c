@@ -82,6 +82,7 @@ static struct {
 static pthread_once_t started = PTHREAD_ONCE_INIT;
 static cl_platform_id platform;  /* NULL when Python or loomcl could not be started */
 static int embedded;             /* this library started the interpreter (a C host) */
+static int remembering;          /* loomcl counts handle deaths: answers may be remembered here */
 
 static void complain(const char *what, const char *detail) {
     fprintf(stderr, "loomcl ICD: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
@@ -224,6 +225,159 @@ static void leave_void(Entered *entered, PyObject *result) {
 
 #include "loomcl_entries.h"
 
+/* clSetKernelArg's memory. pyopencl sets every argument of a kernel before every launch, nearly all
+   of them to what they already were (the same buffers, the same sizes): each such call would take
+   the GIL and run loomcl's Python for nothing. So the arguments that Python accepted are remembered
+   here, per kernel handle and index, as their bytes; the same bytes again are answered CL_SUCCESS
+   at once. Python decided everything about those bytes the first time (its checks give the spec's
+   codes), and nothing but clSetKernelArg changes a kernel's arguments (the spec leaves concurrent
+   clSetKernelArg on one kernel to the caller), so the answer is the same, except where a handle
+   died in between: a handle's second word counts its deaths (handles.py bumps it when a kernel,
+   memory object or sampler handle is released for the last time, before its block is reused), and
+   a remembered kernel or argument handle whose count moved is asked of Python again.
+
+   A kernel's record is found by its handle's address in a table that only grows (it holds blocks
+   that were kernels, and blocks are never freed); records are added with the GIL held and read
+   without it, so each is complete before it is published. Only a handle found there is read: a
+   forged one goes to Python, which answers INVALID_KERNEL. */
+enum { KERNEL_BUCKETS = 4096, REMEMBERED_ARGS = 32, REMEMBERED_BYTES = 16 };
+enum { UNSET, VALUE, HANDLE, LOCAL };  /* what an argument's remembered bytes are */
+
+typedef struct {
+    int state;
+    size_t size;
+    unsigned char bytes[REMEMBERED_BYTES];
+    const size_t *target;      /* HANDLE: the argument's handle block, and its deaths then */
+    size_t target_deaths;
+} RememberedArg;
+
+/* A handle the native library remembers something of: kept in a table by the handle's address. */
+typedef struct Remembered {
+    struct Remembered *next;
+    const size_t *handle;
+    size_t deaths;             /* the handle's deaths when it was remembered */
+} Remembered;
+
+typedef struct {
+    Remembered head;
+    RememberedArg args[REMEMBERED_ARGS];
+} RememberedKernel;
+
+static Remembered *kernel_buckets[KERNEL_BUCKETS], *memory_buckets[KERNEL_BUCKETS];
+
+static size_t deaths_of(const size_t *handle) {
+    return __atomic_load_n(&handle[1], __ATOMIC_ACQUIRE);
+}
+
+static Remembered **bucket_of(Remembered **buckets, const void *handle) {
+    return &buckets[((uintptr_t)handle >> 4) % KERNEL_BUCKETS];
+}
+
+static Remembered *find_remembered(Remembered **buckets, const void *handle) {
+    if (!remembering) return NULL;
+    for (Remembered *r = __atomic_load_n(bucket_of(buckets, handle), __ATOMIC_ACQUIRE); r; r = r->next)
+        if (r->handle == handle) return r;
+    return NULL;
+}
+
+/* With the GIL held: the record of a live `handle` (made, of `bytes`, if it has none; emptied if
+   the block now holds another object than when it was made), or NULL without memory. */
+static Remembered *remembered_now(Remembered **buckets, const void *handle, size_t bytes) {
+    Remembered *r = find_remembered(buckets, handle);
+    if (!r) {
+        if (!remembering || !(r = calloc(1, bytes))) return NULL;
+        r->handle = handle;
+        r->deaths = deaths_of(handle);
+        r->next = *bucket_of(buckets, handle);
+        __atomic_store_n(bucket_of(buckets, handle), r, __ATOMIC_RELEASE);
+    } else if (r->deaths != deaths_of(r->handle)) {
+        memset(r + 1, 0, bytes - sizeof *r);
+        r->deaths = deaths_of(r->handle);
+    }
+    return r;
+}
+
+/* The record of `handle` while it holds the object it was made for, else NULL (without the GIL). */
+static Remembered *remembered_live(Remembered **buckets, const void *handle) {
+    Remembered *r = find_remembered(buckets, handle);
+    return r && r->deaths == deaths_of(r->handle) ? r : NULL;
+}
+
+static int already_set(const void *kernel, cl_uint index, size_t size, const void *value) {
+    RememberedKernel *k = index < REMEMBERED_ARGS ? (RememberedKernel *)remembered_live(kernel_buckets, kernel) : NULL;
+    if (!k) return 0;
+    const RememberedArg *arg = &k->args[index];
+    if (arg->state == UNSET || arg->size != size) return 0;
+    if (!value || arg->state == LOCAL) return !value && arg->state == LOCAL;
+    if (memcmp(arg->bytes, value, size)) return 0;
+    return arg->state != HANDLE || deaths_of(arg->target) == arg->target_deaths;
+}
+
+/* With the GIL held, after Python answered `status` (positive: SUCCESS, and the bytes name a live
+   handle). A failure is not remembered (Python kept the previous value, but say nothing of it). */
+static void remember_arg(const void *kernel, cl_uint index, size_t size, const void *value, cl_int status) {
+    if (index >= REMEMBERED_ARGS || (value && size > REMEMBERED_BYTES)) return;
+    RememberedKernel *k = (RememberedKernel *)(status >= 0 ? remembered_now(kernel_buckets, kernel, sizeof *k)
+                                                           : remembered_live(kernel_buckets, kernel));
+    if (!k) return;
+    RememberedArg *arg = &k->args[index];
+    arg->state = UNSET;
+    if (status < 0) return;
+    arg->size = size;
+    if (value) memcpy(arg->bytes, value, size);
+    arg->target = status > 0 ? *(const size_t *const *)value : NULL;
+    arg->target_deaths = status > 0 ? deaths_of(arg->target) : 0;
+    arg->state = !value ? LOCAL : status > 0 ? HANDLE : VALUE;
+}
+
+/* The GIL is taken once: Python's answer and its remembering are one step (python_clSetKernelArg's
+   own taking of it nests). */
+static cl_int entry_clSetKernelArg(void *kernel, cl_uint index, size_t size, void *value) {
+    if (already_set(kernel, index, size, value)) return CL_SUCCESS;
+    if (!python_usable()) return python_clSetKernelArg(kernel, index, size, value);
+    int gil = py.GILState_Ensure();
+    cl_int status = python_clSetKernelArg(kernel, index, size, value);
+    remember_arg(kernel, index, size, value, status);
+    py.GILState_Release(gil);
+    return status > 0 ? CL_SUCCESS : status;
+}
+
+/* clGetMemObjectInfo's answers that never change for a memory object (its type, flags, size, host
+   pointer, offset: pyopencl asks on every Array.get), remembered as Python gave them, as arguments
+   are, and answered without Python while the handle holds that object. */
+enum { MEM_TYPE = 0x1100, MEM_OFFSET = 0x1108, MEM_ANSWERS = MEM_OFFSET - MEM_TYPE + 1 };
+static const size_t mem_answer_size[MEM_ANSWERS] = {4, 8, sizeof(size_t), sizeof(void *), 0, 0, 0, 0, sizeof(size_t)};
+
+typedef struct {
+    Remembered head;
+    unsigned known;            /* bit i: answers[i] (param MEM_TYPE + i) is Python's */
+    uint64_t answers[MEM_ANSWERS];
+} RememberedMemory;
+
+static size_t fixed_mem_answer(cl_uint param) {
+    return param >= MEM_TYPE && param <= MEM_OFFSET ? mem_answer_size[param - MEM_TYPE] : 0;
+}
+
+static cl_int entry_clGetMemObjectInfo(void *memory, cl_uint param, size_t size, void *out, void *size_ret) {
+    size_t bytes = fixed_mem_answer(param);
+    RememberedMemory *m = bytes ? (RememberedMemory *)remembered_live(memory_buckets, memory) : NULL;
+    if (m && (__atomic_load_n(&m->known, __ATOMIC_ACQUIRE) >> (param - MEM_TYPE) & 1) && (!out || size >= bytes)) {
+        if (out) memcpy(out, &m->answers[param - MEM_TYPE], bytes);
+        if (size_ret) *(size_t *)size_ret = bytes;
+        return CL_SUCCESS;
+    }
+    if (!bytes || !out || size < bytes || !python_usable())
+        return python_clGetMemObjectInfo(memory, param, size, out, size_ret);
+    int gil = py.GILState_Ensure();
+    cl_int status = python_clGetMemObjectInfo(memory, param, size, out, size_ret);
+    if (status == CL_SUCCESS && (m = (RememberedMemory *)remembered_now(memory_buckets, memory, sizeof *m))) {
+        memcpy(&m->answers[param - MEM_TYPE], out, bytes);
+        __atomic_or_fetch(&m->known, 1u << (param - MEM_TYPE), __ATOMIC_RELEASE);
+    }
+    py.GILState_Release(gil);
+    return status;
+}
+
 /* Adds the building Python's site directories (a virtual environment's, an editable install's: their
    .pth files too) to sys.path; with `loomcl_first`, the first of them (the parent of the loomcl
    package this library was built from) goes in front, so that it is the loomcl imported. */
@@ -247,7 +401,8 @@ static void add_site_dirs(int loomcl_first) {
 }
 
 /* Connects to loomcl.icd.entry: gives it this library's dispatch table and clIcdGetPlatformIDsKHR (an
-   extension function the platform must answer), and takes the platform's handle and the Python
+   extension function the platform must answer) and says that it remembers kernels' arguments
+   (entry_clSetKernelArg), and takes the platform's handle and the Python
    functions behind the table. In a C host, the loomcl this library was built from is imported; a
    Python host's own loomcl is used if it has one. Runs with the GIL held. */
 static void *platform_from_python(void) {
@@ -260,8 +415,14 @@ static void *platform_from_python(void) {
         entry = py.Import_ImportModule("loomcl.icd.entry");
     }
     if (entry) {
-        PyObject *result = py.Object_CallMethod(entry, "connect", "nn", (intptr_t)dispatch_table,
-                                                (intptr_t)clIcdGetPlatformIDsKHR);
+        PyObject *result = py.Object_CallMethod(entry, "connect", "nni", (intptr_t)dispatch_table,
+                                                (intptr_t)clIcdGetPlatformIDsKHR, 1);
+        remembering = result != NULL;
+        if (!result) {  /* an older loomcl (a Python host's own): it counts no deaths, nothing is remembered */
+            py.Err_Clear();
+            result = py.Object_CallMethod(entry, "connect", "nn", (intptr_t)dispatch_table,
+                                          (intptr_t)clIcdGetPlatformIDsKHR);
+        }
         PyObject *functions = result ? py.Tuple_GetItem(result, 1) : NULL;
         if (functions && py.Tuple_Size(functions) == ENTRY_COUNT) {
             for (int i = 0; i < ENTRY_COUNT; i++) {

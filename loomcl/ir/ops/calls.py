@@ -118,11 +118,19 @@ class MathFunction(enum.Enum):
     def is_integer(self) -> bool:
         return self in _INTEGER_FUNCTIONS
 
+    @property
+    def reduces_by_period(self) -> bool:
+        """sin, cos and tan reduce their argument modulo pi/2: cheaply for the arguments kernels meet,
+        at length for huge ones. devlib's vector functions take one way or the other per vector, a
+        branch that only whole-function vectorization keeps (LLVM's loop vectorizer if-converts it)."""
+        return self in _PERIODIC
+
 
 _M = MathFunction
 _ARITY = {_M.FMIN: 2, _M.FMAX: 2, _M.POW: 2, _M.COPYSIGN: 2, _M.SMIN: 2, _M.SMAX: 2, _M.UMIN: 2, _M.UMAX: 2,
           _M.FMA: 3, _M.HYPOT: 2, _M.ATAN2: 2,
           _M.ROTATE: 2, _M.SADD_SAT: 2, _M.UADD_SAT: 2, _M.SSUB_SAT: 2, _M.USUB_SAT: 2}
+_PERIODIC = {_M.SIN, _M.COS, _M.TAN}
 _INTEGER_FUNCTIONS = {_M.SMIN, _M.SMAX, _M.UMIN, _M.UMAX, _M.ABS,
                       _M.CLZ, _M.CTZ, _M.POPCOUNT, _M.ROTATE, _M.SADD_SAT, _M.UADD_SAT, _M.SSUB_SAT,
                       _M.USUB_SAT}
