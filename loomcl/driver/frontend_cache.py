@@ -46,9 +46,10 @@ def enabled() -> bool:
     return cache.size_limit() != 0
 
 
-def key(source: str, options: str, filename: str) -> str:
+def key(source: str, options: str, filename: str, *more: str) -> str:
+    """`more`: what else the build depends on (a separately compiled unit's header programs)."""
     digest = hashlib.sha256(FORMAT)
-    for part in (_compiler_fingerprint(), filename, options, source):
+    for part in (_compiler_fingerprint(), filename, options, source, *more):
         digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
     return digest.hexdigest()
 

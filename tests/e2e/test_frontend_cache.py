@@ -92,3 +92,27 @@ def test_a_damaged_entry_is_a_miss(tmp_path, front_end_runs):
     frontend_cache.cache.store(key, frontend_cache.FORMAT + b"not a pickle")
     assert run(SOURCE, options) == [3, 4, 5, 6]
     assert len(front_end_runs) == 2
+
+
+def test_a_compiled_and_linked_program_from_its_binary_skips_the_front_end(tmp_path, front_end_runs):
+    """hashcat's path: clCompileProgram and clLinkProgram, then at the next start a program from the
+    executable's binary (whose units compile again)."""
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "value.h").write_text("#define VALUE 9u\n")
+    context = cl.create_some_context()
+    queue = cl.CommandQueue(context)
+    compiled = cl.Program(context, SOURCE).compile(f"-I {tmp_path / 'inc'}")
+    linked = cl.link_program(context, [compiled])
+    again = cl.Program(context, context.devices, linked.binaries).build()
+    out = np.zeros(4, np.uint32)
+    buffer = cl.Buffer(context, cl.mem_flags.WRITE_ONLY, out.nbytes)
+    again.k(queue, (4,), None, buffer)
+    cl.enqueue_copy(queue, out, buffer)
+    assert out.tolist() == [9, 10, 11, 12]
+    assert len(front_end_runs) == 1
+    (tmp_path / "inc" / "value.h").write_text("#define VALUE 2u\n")
+    changed = cl.Program(context, context.devices, linked.binaries).build()
+    changed.k(queue, (4,), None, buffer)
+    cl.enqueue_copy(queue, out, buffer)
+    assert out.tolist() == [2, 3, 4, 5]
+    assert len(front_end_runs) == 2
