@@ -178,6 +178,8 @@ class Builtin(enum.Enum):
     SIGNBIT = enum.auto()
     BITSELECT = enum.auto()
     SELECT = enum.auto()
+    SHUFFLE = enum.auto()
+    SHUFFLE2 = enum.auto()
     ANY = enum.auto()
     ALL = enum.auto()
     # atomics (6.13.11, the cl_khr_*_int32_* atom_ spellings and cl_khr_int64_*_atomics)
@@ -387,18 +389,19 @@ ROWS: tuple[Row, ...] = (
     Row("nextafter", B.NEXTAFTER, "T (T, T)", GENFLOATS),
     Row("powr", B.POWR, "T (T, T)", GENFLOATS),
     Row("remainder", B.REMAINDER, "T (T, T)", GENFLOATS),
-    Row("ilogb", B.ILOGB, "int (T)", FLOATS),
-    Row("ldexp", B.LDEXP, "T (T, int)", FLOATS),
-    Row("pown", B.POWN, "T (T, int)", FLOATS),
-    Row("rootn", B.ROOTN, "T (T, int)", FLOATS),
+    Row("ilogb", B.ILOGB, "N (T)", GENFLOATS),
+    Row("ldexp", B.LDEXP, "T (T, N)", GENFLOATS),
+    Row("ldexp", B.LDEXP, "T (T, int)", vectors_of(FLOATS)),
+    Row("pown", B.POWN, "T (T, N)", GENFLOATS),
+    Row("rootn", B.ROOTN, "T (T, N)", GENFLOATS),
     Row("nan", B.NAN, "float (uint)"),
     Row("nan", B.NAN, "double (ulong)"),
     Row("fract", B.FRACT, "T (T, AS T *)", GENFLOATS, ANY_SPACE),
     Row("modf", B.MODF, "T (T, AS T *)", GENFLOATS, ANY_SPACE),
     Row("sincos", B.SINCOS, "T (T, AS T *)", GENFLOATS, ANY_SPACE),
-    Row("frexp", B.FREXP, "T (T, AS int *)", FLOATS, ANY_SPACE),
-    Row("lgamma_r", B.LGAMMA_R, "T (T, AS int *)", FLOATS, ANY_SPACE),
-    Row("remquo", B.REMQUO, "T (T, T, AS int *)", FLOATS, ANY_SPACE),
+    Row("frexp", B.FREXP, "T (T, AS N *)", GENFLOATS, ANY_SPACE),
+    Row("lgamma_r", B.LGAMMA_R, "T (T, AS N *)", GENFLOATS, ANY_SPACE),
+    Row("remquo", B.REMQUO, "T (T, T, AS N *)", GENFLOATS, ANY_SPACE),
     Row("half_cos", B.COS, "T (T)", FLOAT_VECTORS),
     Row("half_exp", B.EXP, "T (T)", FLOAT_VECTORS),
     Row("half_exp2 native_exp2", B.EXP2, "T (T)", FLOAT_VECTORS),
@@ -481,6 +484,7 @@ _TEMPLATE_LETTERS = {
     "I": _lane_wise(lambda t: _SIGNED_OF_SIZE[t.size]),
     "U": _lane_wise(lambda t: T.to_unsigned(_SIGNED_OF_SIZE[t.size])),
     "W": _lane_wise(lambda t: _WIDER[t]),
+    "N": _lane_wise(lambda t: T.INT),   # int, or int lanes as many as T's: ilogb's result, ldexp's exponent
 }
 # a relational result: int for a scalar, same-width signed lanes (-1/0) for a vector
 _TEMPLATE_LETTERS["M"] = lambda t: _TEMPLATE_LETTERS["I"](t) if t.is_vector else T.INT
@@ -514,12 +518,29 @@ def _expand(row: Row, name: str) -> list[Overload]:
     return out
 
 
+def _shuffles() -> list[Overload]:
+    """gentypeN shuffle(gentypeM x, ugentypeN mask) and shuffle2(x, y, mask), N and M in 2, 4, 8, 16:
+    two lane counts, more than a Row's one template type."""
+    out = []
+    for element in INTEGERS + FLOATS:
+        unsigned = T.to_unsigned(_SIGNED_OF_SIZE[element.size])
+        for m in (2, 4, 8, 16):
+            source = T.vector_of(element, m)
+            for n in (2, 4, 8, 16):
+                result, mask = T.vector_of(element, n), T.vector_of(unsigned, n)
+                out.append(Overload("shuffle", B.SHUFFLE, result, (source, mask)))
+                out.append(Overload("shuffle2", B.SHUFFLE2, result, (source, source, mask)))
+    return out
+
+
 @lru_cache(maxsize=None)
 def _table() -> dict[str, tuple[Overload, ...]]:
     table: dict[str, list[Overload]] = {}
     for row in ROWS:
         for name in row.names.split():
             table.setdefault(name, []).extend(_expand(row, name))
+    for overload in _shuffles():
+        table.setdefault(overload.name, []).append(overload)
     return {name: tuple(overloads) for name, overloads in table.items()}
 
 

@@ -34,6 +34,7 @@ from .builtins_common import COMMON_FUNCTIONS
 from .builtins_integer import INTEGER_FUNCTIONS
 from .builtins_math import MATH_FUNCTIONS, MATH_HANDLERS, MathLowering
 from .builtins_relational import RELATIONAL_FUNCTIONS
+from .builtins_shuffle import SHUFFLE_FUNCTIONS
 from .casts import splat
 from .errors import unsupported
 from .geometric import GeometricLowering
@@ -76,7 +77,7 @@ _ATOMIC_MIN_MAX = {Builtin.ATOMIC_MIN: (AO.SMIN, AO.UMIN), Builtin.ATOMIC_MAX: (
 _ATOMIC_STEP = {Builtin.ATOMIC_INC: AO.ADD, Builtin.ATOMIC_DEC: AO.SUB}
 
 # handler(builder, argument values, overload) -> value
-_LIBRARY = {**INTEGER_FUNCTIONS, **COMMON_FUNCTIONS, **RELATIONAL_FUNCTIONS}
+_LIBRARY = {**INTEGER_FUNCTIONS, **COMMON_FUNCTIONS, **RELATIONAL_FUNCTIONS, **SHUFFLE_FUNCTIONS}
 
 
 class BuiltinLowering(FamilyBuiltinLowering, GeometricLowering, MathLowering, AsyncCopyLowering, ImageLowering):

@@ -218,9 +218,12 @@ def _check_size(context: Context, size, hostbuf) -> int:
 
 
 def aligned_zeros(size: int) -> np.ndarray:
-    """`size` zero bytes starting at a BUFFER_ALIGN boundary."""
+    """`size` zero bytes starting at a BUFFER_ALIGN boundary, owning the bytes up to the next boundary
+    after them: a kernel that writes a little past its buffer's end (piglit's bswap.cl launches 24
+    work-items on an 8-element buffer) writes into loomcl's padding, not into the host's heap."""
+    padded = -(-size // BUFFER_ALIGN) * BUFFER_ALIGN
     try:
-        raw = np.zeros(size + BUFFER_ALIGN, dtype=np.uint8)
+        raw = np.zeros(padded + BUFFER_ALIGN, dtype=np.uint8)
     except MemoryError:
         raise errors.MemoryError(
             _ROUTINE, status_code.MEM_OBJECT_ALLOCATION_FAILURE, f"cannot allocate {size} bytes"

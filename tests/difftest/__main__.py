@@ -11,10 +11,15 @@ program), several times the interpreter's check of a pipeline configuration, so 
 program runs natively with the default options plus one other configuration, rotating with the seed
 (`--native sample`): a run covers all seven evenly, and the interpreter still checks every pipeline
 configuration of every program. `--native all` runs all seven on every program.
+
+One program in three (`--python share`; `all`, `none`) is also rendered as Python kernels and
+checked the same way against the same reference output (python_check.py); the summary counts the
+Python twins compared and those skipped (a construct Python kernels cannot express), by reason.
 """
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 import json
 import os
 import sys
@@ -38,21 +43,26 @@ def main(argv=None) -> int:
     parser.add_argument("--interp", choices=["all", "sample", "none"], default="all",
                         help="pipeline configurations in the interpreter: all six (default); sample: the "
                              "default and two others, rotating")
+    parser.add_argument("--python", choices=["all", "share", "none"], default="share",
+                        help="also check programs as Python kernels: share (default): one in three; all; none")
     parser.add_argument("--fast", action="store_true", help="--interp sample --native one")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds before a silent worker is a hang")
     args = parser.parse_args(argv)
 
     if args.fast:
         args.interp, args.native = "sample", "one"
-    plan = Plan(interp=args.interp, native=args.native)
+    plan = Plan(interp=args.interp, native=args.native, python=args.python)
     seeds = range(args.seed, args.seed + args.programs)
     findings, totals = [], {}
+    python = Counter()  # "compared" and "skipped: REASON" of the Python twins
     done = 0
     start = time.monotonic()
 
     def on_result(result):
         nonlocal done
         done += 1
+        if result.python:
+            python[result.python] += 1
         for phase, seconds in result.times.items():
             totals[phase] = totals.get(phase, 0.0) + seconds
         for finding in result.findings:
@@ -73,6 +83,10 @@ def main(argv=None) -> int:
           f"native {args.native}); {len(findings)} findings in {len(seeds_hit)} programs"
           f"{': seeds ' + ' '.join(map(str, seeds_hit)) if seeds_hit else ''}")
     print(f"  worker time by phase: {phases}")
+    skipped = sum(n for what, n in python.items() if what != "compared")
+    print(f"  as Python kernels: {python['compared']} programs compared, {skipped} skipped"
+          + "".join(f"\n    {n} skipped: {what[len('skipped: '):]}" for what, n in python.most_common()
+                    if what != "compared"))
     for finding in findings:
         print(f"  {finding.line()}")
     return 1 if findings else 0
@@ -104,6 +118,10 @@ def save(directory: Path, result) -> Path:
                      for f in result.findings],
     }
     path.write_text(json.dumps(record, indent=1) + "\n")
+    if any(f.config.startswith("py-") for f in result.findings):  # and the Python twin that differed
+        from .python_check import rendering
+
+        path.with_suffix(".py").write_text(rendering(program))
     return path
 
 

@@ -10,7 +10,9 @@ an LLVM assertion) or falls silent (a miscompiled infinite loop) the parent reco
 
 Which configurations each program gets is `Plan`'s choice: all of them, or a sample that rotates
 with the seed so that a run covers every configuration evenly (`--native sample`, the default:
-the default build options plus one other per program; see __main__.py for why).
+the default build options plus one other per program; see __main__.py for why). A share of the
+programs (one in three by default) is also rendered as Python kernels and checked in the same
+configurations against the same reference output (python_check.py).
 """
 from __future__ import annotations
 
@@ -23,11 +25,15 @@ from multiprocessing.connection import wait
 
 from .check import INTERP_CONFIGS, NATIVE_CONFIGS, Finding
 
+PYTHON_SHARE = 3  # one program in three also runs as Python kernels
+
 
 @dataclass(frozen=True)
 class Plan:
     interp: str = "all"  # all | sample | none
     native: str = "sample"  # all | sample | one | none
+    python: str = "share"  # all | share (a third of the seeds) | none | seeds: also the Python-kernel twin
+    python_seeds: frozenset = frozenset()  # python="seeds": exactly these
     crash_seeds: tuple = ()  # the tester's own tests: these seeds abort the worker natively
 
     def interp_configs(self, seed: int) -> list[str]:
@@ -51,6 +57,12 @@ class Plan:
             return [NATIVE_CONFIGS[seed % len(NATIVE_CONFIGS)]]
         return []
 
+    def python_twin(self, seed: int) -> bool:
+        """Whether the program is also checked as Python kernels (python_check.py)."""
+        if self.python == "seeds":
+            return seed in self.python_seeds
+        return self.python == "all" or self.python == "share" and seed % PYTHON_SHARE == 0
+
 
 @dataclass
 class Result:
@@ -59,6 +71,7 @@ class Result:
     times: dict = field(default_factory=dict)  # phase -> seconds
     program: object = None  # the Program, when there are findings (to save it)
     expected: object = None  # the reference output, when known
+    python: str | None = None  # the Python twin: "compared", "skipped: REASON", or None (not tried)
 
 
 # -- the worker side -------------------------------------------------------------------------------------
@@ -122,6 +135,14 @@ def check_program(seed: int, plan: Plan, native=None, report=lambda *a: None) ->
         if found:
             result.findings.append(found)
     phase("native")
+    if plan.python_twin(seed):
+        from .python_check import python_findings
+
+        native = native or (check.Native() if plan.native_configs(seed) else None)
+        result.python, found = python_findings(program, case, expected, configs, plan.native_configs(seed), native,
+                                               report)
+        result.findings += found
+        phase("python")
     if result.findings:
         result.program, result.expected = program, expected
     return result

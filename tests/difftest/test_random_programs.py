@@ -1,7 +1,8 @@
 """Differential testing: a few hundred generated programs through every check.
 
 The first chunk (21 programs) runs by default: its seeds rotate through every
-interpreter and native configuration at least once. The other chunks are the `slow` tier (about 2
+interpreter and native configuration at least once, and three of them also run as Python kernels
+(python_check.py; one in three of the other chunks' programs do, in every configuration). The other chunks are the `slow` tier (about 2
 minutes on 2 cores; `python3 -m pytest -m slow`, and .ci/run). `PROGRAMS` random legal work-group programs, each checked in
 the interpreter on the work-group form of the default pipeline and two other configurations, and
 natively through the public runtime in one build-option configuration, both rotating with the seed
@@ -30,15 +31,25 @@ def _seeds(chunk: int) -> range:
     return range(FIRST_SEED + chunk * CHUNK, FIRST_SEED + (chunk + 1) * CHUNK)
 
 
+def _python_seeds(chunk: int) -> list:
+    """The programs also checked as Python kernels: one in three, but three in the quick chunk
+    (a Python twin costs about what its C program costs; the quick tier is short of time)."""
+    return [seed for seed in _seeds(chunk) if seed % (7 if chunk == 0 else runner.PYTHON_SHARE) == 0]
+
+
+def _plan(chunks) -> runner.Plan:
+    twins = frozenset(seed for chunk in chunks for seed in _python_seeds(chunk))
+    return runner.Plan(interp="sample", native="one", python="seeds", python_seeds=twins)
+
+
 @pytest.fixture(scope="module")
 def results(request):
-    """Findings of every seed of the chunks this run selected, checked on two worker processes."""
+    """Results of every seed of the chunks this run selected, checked on two worker processes."""
     chunks = sorted({item.callspec.params["chunk"] for item in request.session.items
                      if item.originalname == "test_random_programs"})
     found = {}
-    plan = runner.Plan(interp="sample", native="one")
-    runner.run([seed for chunk in chunks for seed in _seeds(chunk)], plan, min(2, os.cpu_count() or 1),
-               lambda result: found.setdefault(result.seed, []).extend(result.findings))
+    runner.run([seed for chunk in chunks for seed in _seeds(chunk)], _plan(chunks), min(2, os.cpu_count() or 1),
+               lambda result: found.setdefault(result.seed, []).append(result))
     return found
 
 
@@ -47,9 +58,11 @@ def results(request):
 def test_random_programs(chunk, results):
     seeds = _seeds(chunk)
     assert all(seed in results for seed in seeds), "a seed was never reported"
-    findings = [f for seed in seeds for f in results[seed]]
+    findings = [f for seed in seeds for result in results[seed] for f in result.findings]
     assert not findings, "\n".join(f.line() for f in findings) + \
-        "\n(reproduce: python3 -m tests.difftest --programs 1 --native all --seed SEED --save DIR)"
+        "\n(reproduce: python3 -m tests.difftest --programs 1 --native all --python all --seed SEED --save DIR)"
+    twins = {seed: [r.python for r in results[seed]] for seed in _python_seeds(chunk)}
+    assert twins and all(status == ["compared"] for status in twins.values()), twins
 
 
 @pytest.mark.parametrize("block", [pytest.param(block, marks=[pytest.mark.slow] if block else []) for block in range(4)])
@@ -99,3 +112,13 @@ def test_the_default_chunk_covers_every_configuration():
     interp = {name for seed in _seeds(0) for name in plan.interp_configs(seed)}
     native = {options for seed in _seeds(0) for options in plan.native_configs(seed)}
     assert interp == set(check.INTERP_CONFIGS) and native == set(check.NATIVE_CONFIGS)
+
+
+def test_the_slow_chunks_check_python_twins_in_every_configuration():
+    """The Python twins of the slow tier's programs reach every configuration too."""
+    chunks = range(1, PROGRAMS // CHUNK)
+    plan = _plan(chunks)
+    twins = [seed for chunk in chunks for seed in _python_seeds(chunk)]
+    assert all(plan.python_twin(seed) for seed in twins) and not plan.python_twin(FIRST_SEED + CHUNK + 1)
+    assert {name for seed in twins for name in plan.interp_configs(seed)} == set(check.INTERP_CONFIGS)
+    assert {options for seed in twins for options in plan.native_configs(seed)} == set(check.NATIVE_CONFIGS)

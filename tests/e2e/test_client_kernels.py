@@ -226,3 +226,81 @@ def test_scalar_arguments_splat_into_vector_builtins(run_kernel, rng):
     swapped, out = run_kernel(SCALAR_SPLAT, "splat", (16,), (4,), words, f)
     np.testing.assert_array_equal(swapped, words.byteswap())
     np.testing.assert_allclose(out, f * 2 + 1, rtol=1e-6)
+
+
+def test_piglit_bswap_writes_past_its_buffer_into_padding(ctx, queue):
+    """piglit's bswap.cl launches 24 work-items on 8-element ushort2 buffers: the overrun is its own
+    bug, but it must land in loomcl's padding (it corrupted the host's heap: 'corrupted size vs.
+    prev_size' when the process ended) and leave the 8 elements right."""
+    source = ("kernel void swap(global ushort2 *out, global ushort2 *in) "
+              "{ int i = get_global_id(0); out[i] = in[i].yx; }")
+    program = cl.Program(ctx, source).build()
+    pairs = np.arange(16, dtype=np.uint16)
+    mf = cl.mem_flags
+    src = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.tile(pairs, 3))
+    out = cl.Buffer(ctx, mf.READ_WRITE, pairs.nbytes)
+    for _ in range(50):   # many allocations around the overrun: a damaged heap aborts
+        program.swap(queue, (24,), None, out, src)
+        scratch = [cl.Buffer(ctx, mf.READ_WRITE, pairs.nbytes) for _ in range(4)]
+    result = np.empty_like(pairs)
+    cl.enqueue_copy(queue, result, out)
+    assert np.array_equal(result, pairs.reshape(8, 2)[:, ::-1].ravel()) and len(scratch) == 4
+
+
+PIGLIT_VECTOR_MATH = """
+__kernel void k(__global float4 *x, __global int4 *n, __global float4 *o, __global int4 *e) {
+  int i = get_global_id(0);
+  int4 ex; float4 m = frexp(x[i], &ex);
+  int4 quo; float4 r = remquo(x[i], (float4)1.5f, &quo);
+  int4 sign; float4 lg = lgamma_r(x[i], &sign);
+  o[4*i] = ldexp(m, n[i]) + ldexp(m, 2);
+  o[4*i+1] = pown(x[i], n[i]) + rootn(x[i], n[i] + 1);
+  o[4*i+2] = r; o[4*i+3] = lg;
+  e[4*i] = ilogb(x[i]); e[4*i+1] = ex; e[4*i+2] = quo; e[4*i+3] = sign;
+}"""
+
+
+def test_piglit_vector_forms_of_the_math_functions_with_int_lanes(ctx, queue):
+    """piglit's builtin-float-{ilogb,ldexp,frexp,pown,rootn,remquo,lgamma_r}: the gentype forms with
+    intn (OpenCL C 6.15.2) were 'no matching function' (only the scalar forms existed)."""
+    import math
+    x = np.array([0.75, 3.0, 10.5, 100.0], np.float32)
+    n = np.array([1, 2, 3, -1], np.int32)
+    mf = cl.mem_flags
+    out, ints = np.zeros((4, 4), np.float32), np.zeros((4, 4), np.int32)
+    buffers = [cl.Buffer(ctx, mf.COPY_HOST_PTR, hostbuf=a) for a in (x, n)]
+    buffers += [cl.Buffer(ctx, mf.WRITE_ONLY, a.nbytes) for a in (out, ints)]
+    cl.Program(ctx, PIGLIT_VECTOR_MATH).build().k(queue, (1,), None, *buffers)
+    cl.enqueue_copy(queue, out, buffers[2])
+    cl.enqueue_copy(queue, ints, buffers[3])
+    mantissa, exponent = np.frexp(x)
+    quotient = np.round(x / 1.5)   # no halfway cases among these
+    rootn = [v ** (1 / k) if k else math.nan for v, k in zip(x.astype(float), n + 1)]
+    np.testing.assert_allclose(out[0], np.ldexp(mantissa, n) + np.ldexp(mantissa, 2), rtol=0)
+    np.testing.assert_allclose(out[1], x.astype(float) ** n + rootn, rtol=1e-6)
+    np.testing.assert_allclose(out[2], x - quotient * 1.5, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(out[3], [math.lgamma(v) for v in x], rtol=1e-6)
+    assert ints.tolist() == [[-1, 1, 3, 6], exponent.tolist(), [int(q) % 8 for q in quotient], [1, 1, 1, 1]]
+
+
+PIGLIT_SHUFFLE = """
+kernel void t(global float *out, global float *in, global uint *mask, global int *out2, global int8 *in2) {
+    vstore4(shuffle(vload8(0, in), vload4(0, mask)), 0, out);
+    vstore16(shuffle2(in2[0], in2[1], vload16(0, mask)), 0, out2);
+}"""
+
+
+def test_piglit_shuffle_and_shuffle2_with_run_time_masks(ctx, queue):
+    """piglit's builtin-shuffle-*: shuffle/shuffle2 (OpenCL C 6.15.12) were undeclared; a mask lane
+    counts only its low bits (log2 of the source lanes: 3 for float8, 4 for shuffle2 of two int8)."""
+    floats = np.arange(8, dtype=np.float32) * 1.5
+    ints = np.arange(16, dtype=np.int32) * 10
+    mask = np.array([3, 0, 9, 7, 31, 1, 2, 100, 15, 8, 4, 5, 6, 7, 12, 13], np.uint32)
+    mf = cl.mem_flags
+    out, out2 = np.zeros(4, np.float32), np.zeros(16, np.int32)
+    b_out, b_out2 = cl.Buffer(ctx, mf.WRITE_ONLY, out.nbytes), cl.Buffer(ctx, mf.WRITE_ONLY, out2.nbytes)
+    sources = [cl.Buffer(ctx, mf.COPY_HOST_PTR, hostbuf=a) for a in (floats, mask, ints)]
+    cl.Program(ctx, PIGLIT_SHUFFLE).build().t(queue, (1,), None, b_out, sources[0], sources[1], b_out2, sources[2])
+    cl.enqueue_copy(queue, out, b_out)
+    cl.enqueue_copy(queue, out2, b_out2)
+    assert out.tolist() == [4.5, 0.0, 1.5, 10.5] and out2.tolist() == ints[mask % 16].tolist()

@@ -19,6 +19,17 @@ def test_alloc_is_aligned_and_sized(ctx):
         assert buf.size == size and buf.int_ptr % 64 == 0 and buf.flags == mf.READ_WRITE
 
 
+def test_a_buffer_owns_the_bytes_up_to_the_next_alignment_boundary(ctx, queue):
+    """piglit's bswap.cl runs 24 work-items on an 8-element ushort2 buffer (its own bug): those 64 bytes
+    past the end land in loomcl's padding (with malloc's 16-byte slack they corrupted the host's heap;
+    tests/e2e/test_client_kernels.py runs such a kernel)."""
+    from loomcl.runtime.buffer import BUFFER_ALIGN, address_of
+    for size in (1, 32, 128, 1000):
+        buf = cl.Buffer(ctx, mf.READ_WRITE, size)
+        owner = buf._memory.base
+        assert address_of(owner) + owner.nbytes >= buf.int_ptr + -(-size // BUFFER_ALIGN) * BUFFER_ALIGN
+
+
 def test_copy_host_ptr_copies(ctx, queue):
     a = np.arange(100, dtype=np.float32)
     buf = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=a)
