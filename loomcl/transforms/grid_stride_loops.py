@@ -20,8 +20,11 @@ whatever the rest of the kernel does; uniformity only says whether it pays):
     of which at most one term may be negative (the rest are work-item queries and their products),
     so `U` lies between that term and the start: it does not wrap;
   * the step `G` is positive by construction (a size query, a positive constant, products and
-    non-wrapping casts of those), and the increment is `add nsw`, the compare `slt` (signed: C's
-    overflow is undefined, so the original never wraps either);
+    non-wrapping casts of those), the compare `slt`, and the increment `add nsw` (C's signed overflow
+    is undefined, so the original never wraps either) or one whose wrap-around is defined: `long i
+    += get_global_size(0)` (unsigned arithmetic converted back) or `int i += get_global_size(0)`
+    (`(int)((long)i + G)`). Those are exact only while `n <= MAX - G`: a run-time check in the
+    preheader (uniform) enters the rewritten loop then, and an untouched copy of the loop otherwise;
   * then iteration k of the original runs iff `i_k = U + lid + k*G < n`, exactly the iterations the
     new loop runs unguarded, with the same `i_k = j_k + lid`, in the same order: `j_k <= i_k`, so `j`
     is still below `n` when `i` is; `lid <u n - j` is `j + lid < n` computed without overflow (n - j
@@ -30,15 +33,18 @@ whatever the rest of the kernel does; uniformity only says whether it pays):
   * the loop is left only from its header, whose only phi is `i`, nothing defined in the loop is
     used after it, and its single latch jumps back unconditionally.
 Declined (left as they are): more header phis (an accumulator: pyopencl's reduction's first stage;
-the skipped iterations would have to carry it), `ult` compares (unsigned wrap is defined behaviour,
-so the saturation argument would need a runtime check), `break`/`return` inside, starts not affine
-in local_id(0), loops nested in varying control flow (the loop would not become uniform).
+the skipped iterations would have to carry it), `ult` compares (unsigned counters: the saturating
+step and the check would need their unsigned twins), barriers inside, `break`/`return` inside,
+starts not affine in local_id(0), loops nested in varying control flow (the loop would not become
+uniform).
 
 Expects: SSA in work-item form after narrow-work-item-ids (its `trunc nuw nsw` marks), before
 implicit-loop-barriers (which then sees a uniform loop). Guarantees: a verified function, each
 rewritten loop named in a `; grid-stride` remark.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from ..analysis.loops import Loop
 from ..analysis.uniformity import Uniformity
@@ -47,6 +53,7 @@ from ..ir import types as ty
 from ..ir.builder import Builder
 from ..ir.function import Block, Function
 from ..ir.values import Constant, Value
+from .clone import clone_blocks
 from .narrow_work_item_ids import within_global_range
 from .passes import PassContext
 
@@ -65,12 +72,13 @@ def run(function: Function, analyses: PassContext) -> bool:
     matches = [m for m in (_match(loop, uniformity) for loop in loops.loops) if m is not None]
     rewritten: set[Block] = set()
     for match in matches:  # innermost first; a loop around a rewritten one keeps its stale analysis: left alone
-        if match[0].blocks & rewritten:
+        if match.loop.blocks & rewritten:
             continue
-        rewritten |= match[0].blocks
-        _rewrite(*match)
-        function.remarks.append(f"grid-stride {match[0].header.name}: one trip count for the group, "
-                                f"work-items guarded")
+        rewritten |= match.loop.blocks
+        _rewrite(match)
+        checked = ", when n + G cannot wrap (else the original loop)" if match.wide else ""
+        function.remarks.append(f"grid-stride {match.loop.header.name}: one trip count for the group, "
+                                f"work-items guarded{checked}")
     return bool(rewritten)
 
 
@@ -80,6 +88,8 @@ def _match(loop: Loop, uniformity: Uniformity):
     header = loop.header
     if len(loop.latches) != 1 or _under_varying_control(loop, uniformity):
         return None
+    if any(inst.is_barrier for block in loop.blocks for inst in block.instructions):
+        return None  # its work-items meet there: the loop is not theirs to reorder
     latch = loop.latches[0]
     outside = [p for p in header.function.predecessors()[header] if p not in loop.blocks]
     if len(outside) != 1 or not isinstance(latch.terminator, ins.Jump):
@@ -102,15 +112,48 @@ def _match(loop: Loop, uniformity: Uniformity):
     if _defined_in(n, loop) or not uniformity.is_uniform(n):
         return None
     step = i.value_for(latch)
-    if not (isinstance(step, ins.BinaryOp) and step.opcode is OP.ADD and step.no_signed_wrap and step.lhs is i):
+    stride, wide = _step(step, i)
+    if stride is None or not _positive(stride) or not _invariant(stride, loop) or not uniformity.is_uniform(stride):
         return None
-    stride = step.rhs
-    if not _positive(stride) or not _invariant(stride, loop) or not uniformity.is_uniform(stride):
-        return None
+    if wide is not None and not isinstance(preheader.terminator, ins.Jump):
+        return None  # the run-time check needs the preheader's edge to itself
     base = _split_start(i.value_for(preheader), uniformity)
     if base is None or _used_after(loop):
         return None
-    return loop, i, cond, step, preheader, latch, n, stride, base
+    return Match(loop, i, cond, step, preheader, latch, n, stride, base, wide)
+
+
+@dataclass
+class Match:
+    loop: Loop
+    i: ins.Phi
+    cond: ins.Compare
+    step: Value
+    preheader: Block
+    latch: Block
+    n: Value
+    stride: Value
+    """G: in the counter's type, or (with `wide`) the wider value the counter is stepped by."""
+    base: list
+    wide: str | None
+    """None: `i += G` cannot wrap (`add nsw`). "same": `i + G` may wrap in the counter's type (`long i
+    += get_global_size(0)`: unsigned arithmetic converted back); "narrow": `(T)((wide)i + G)` (`int i
+    += get_global_size(0)`). Both are exact when `n <= MAX - G`, which a run-time check decides: the
+    rewritten loop then, the original loop (kept as a copy) otherwise."""
+    original_header: Block | None = None  # the copy's header, where the check fails
+
+
+def _step(step: Value, i: ins.Phi):
+    """(G, wide) when `step` is `i + G` (see Match.wide), else (None, None)."""
+    if isinstance(step, ins.BinaryOp) and step.opcode is OP.ADD and step.lhs is i:
+        return step.rhs, (None if step.no_signed_wrap else "same")
+    if isinstance(step, ins.Cast) and step.opcode is CAST.TRUNC and isinstance(step.value, ins.BinaryOp):
+        add = step.value
+        widened = add.lhs
+        if (add.opcode is OP.ADD and isinstance(widened, ins.Cast) and widened.opcode is CAST.SEXT
+                and widened.value is i):
+            return add.rhs, "narrow"
+    return None, None
 
 
 def _under_varying_control(loop: Loop, uniformity: Uniformity) -> bool:
@@ -124,10 +167,10 @@ def _defined_in(value: Value, loop: Loop) -> bool:
 
 
 def _invariant(value: Value, loop: Loop) -> bool:
-    """Defined outside the loop, or a pure cast or product of such (hoisted by the rewrite)."""
+    """Defined outside the loop, or a work-item query, pure cast or product of such (hoisted by the rewrite)."""
     if not _defined_in(value, loop):
         return True
-    return (isinstance(value, (ins.Cast, ins.BinaryOp)) and value.block is not loop.header
+    return (isinstance(value, (ins.Cast, ins.BinaryOp, ins.WorkItemQuery)) and value.block is not loop.header
             and all(_invariant(v, loop) for v in value.operands))
 
 
@@ -207,19 +250,23 @@ def _split_start(start: Value, uniformity: Uniformity):
 
 # -- the rewrite ---------------------------------------------------------------------------------
 
-def _rewrite(loop: Loop, i: ins.Phi, cond: ins.Compare, step: ins.BinaryOp, preheader: Block,
-             latch: Block, n: Value, stride: Value, base_terms) -> None:
+def _rewrite(m: Match) -> None:
+    loop, i, n, preheader, latch = m.loop, m.i, m.n, m.preheader, m.latch
     function, header, t = preheader.function, loop.header, i.type
+    if m.wide is not None:
+        _keep_original(m)
     b = Builder()
     b.position_before(preheader.terminator)
-    stride = _hoist(stride, loop, b)
-    base = _sum([_recast(value, casts, b) for value, casts in base_terms], t, b)
-    top = b.sub(Constant(t, (1 << (t.bits - 1)) - 1), stride, "gs.top")  # G > 0: no wrap
+    stride = _hoist(m.stride, loop, b)
+    if m.wide is not None:
+        stride = _checked_stride(m, stride, b)
+    base = _sum([_recast(value, casts, b) for value, casts in m.base], t, b)
+    top = b.sub(Constant(t, _max(t)), stride, "gs.top")  # G > 0: no wrap
 
     j = ins.Phi(t, "gs.j")
     header.insert(0, j)
-    body = cond.block.terminator.successors[0]
-    cond.set_operand(0, j)
+    body = header.terminator.successors[0]
+    m.cond.set_operand(0, j)
 
     guard = function.add_block("gs.guard", after=header)
     b.position_at_end(guard)
@@ -239,7 +286,7 @@ def _rewrite(loop: Loop, i: ins.Phi, cond: ins.Compare, step: ins.BinaryOp, preh
     b.position_at_end(next_block)
     saturated = b.compare(ins.Predicate.SGT, j, top)
     bumped = b.add(j, stride)
-    following = b.select(saturated, Constant(t, (1 << (t.bits - 1)) - 1), bumped, "gs.j.next")
+    following = b.select(saturated, Constant(t, _max(t)), bumped, "gs.j.next")
     b.jump(header)
     latch.terminator.replace_successor(header, next_block)
 
@@ -249,8 +296,52 @@ def _rewrite(loop: Loop, i: ins.Phi, cond: ins.Compare, step: ins.BinaryOp, preh
     i.remove_incoming(preheader)
     i.remove_incoming(latch)
     i.erase()
-    if not step.users:
-        step.erase()
+    _erase_dead(m.step)
+
+
+def _max(t: ty.IntType) -> int:
+    return (1 << (t.bits - 1)) - 1
+
+
+def _keep_original(m: Match) -> None:
+    """A copy of the loop as it is, entered instead of the rewritten one when the check fails."""
+    blocks = sorted(m.loop.blocks, key=lambda block: block is not m.loop.header)
+    copies = clone_blocks(blocks, m.preheader.function, {}, ".orig")
+    exit_block = next(outside for _, outside in m.loop.exits())
+    for phi in exit_block.phis:
+        for value, block in list(phi.incoming):
+            if block in copies:
+                phi.add_incoming(value, copies[block])
+    m.original_header = copies[m.loop.header]
+
+
+def _checked_stride(m: Match, stride: Value, b: Builder) -> Value:
+    """The check `n <= MAX - G` (and G <= MAX for a narrowed step) that chooses the rewritten loop,
+    and G in the counter's type."""
+    t = m.i.type
+    wide_t = stride.type
+    n = m.n if wide_t is t else b.cast(CAST.SEXT, m.n, wide_t)
+    room = b.sub(Constant(wide_t, _max(t)), stride)  # G >= 1: no wrap in the wider type
+    safe = b.compare(ins.Predicate.SLE, n, room, "gs.safe")
+    if wide_t is not t:
+        fits = b.compare(ins.Predicate.SLE, stride, Constant(wide_t, _max(t)))
+        safe = b.select(fits, safe, Constant(ty.i1, 0), "gs.safe")
+        stride = b.cast(CAST.TRUNC, stride, t)
+    old = m.preheader.terminator
+    old.detach()
+    old.drop_operands()
+    m.preheader.append(ins.Branch(safe, m.loop.header, m.original_header))
+    b.position_before(m.preheader.terminator)
+    return stride
+
+
+def _erase_dead(value: Value) -> None:
+    """The old step, and what computed only it."""
+    if isinstance(value, ins.Instruction) and value.block is not None and not value.users and value.is_pure:
+        operands = list(value.operands)
+        value.erase()
+        for operand in operands:
+            _erase_dead(operand)
 
 
 def _hoist(value: Value, loop: Loop, b: Builder) -> Value:

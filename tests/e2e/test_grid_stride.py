@@ -29,6 +29,26 @@ __kernel void gid(__global float *z, __global const float *x, float a, long n, l
 }"""
 
 
+SIZE_T_STEP = r"""
+__kernel void sstep(__global float *z, __global const float *x, long n) {
+  /* the hand-written form: stepped by a size_t, rewritten behind a run-time check */
+  for (long i = get_global_id(0); i < n; i += get_global_size(0)) z[i] = x[i] * 2.0f + 1.0f;
+}"""
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+@pytest.mark.parametrize("offset", [None, (5,)])
+@pytest.mark.parametrize("n", [0, 77, 4000])
+def test_size_t_step(run_kernel, rng, options, offset, n):
+    x = rng.standard_normal(4096).astype(np.float32)
+    z = np.full(4096, 3.0, np.float32)
+    (z, _) = run_kernel(SIZE_T_STEP, "sstep", (256,), (64,), z, x, np.int64(n), options=options, global_offset=offset)
+    o = offset[0] if offset else 0
+    want = np.full(4096, 3.0, np.float32)
+    want[o:n] = x[o:n] * np.float32(2) + np.float32(1)
+    np.testing.assert_array_equal(z, want)
+
+
 @pytest.mark.parametrize("options", OPTIONS)
 @pytest.mark.parametrize("n", [0, 1, 100, 511, 512, 513, 5000])
 def test_elementwise(run_kernel, rng, options, n):

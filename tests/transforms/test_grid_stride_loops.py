@@ -70,6 +70,20 @@ __kernel void local_size_step(__global int *out, __global const int *in, int n) 
 }""",
 }
 
+CHECKED = {
+    "size_t_step": r"""
+__kernel void size_t_step(__global int *out, __global const int *in, long n) {
+  /* long + size_t is unsigned arithmetic converted back: a wrap would be defined, so no `nsw`;
+   * rewritten behind a run-time check that n + G cannot wrap */
+  for (long i = get_global_id(0); i < n; i += get_global_size(0)) out[i] = in[i] + 1;
+}""",
+    "int_size_t_step": r"""
+__kernel void int_size_t_step(__global int *out, __global const int *in, int off, int n) {
+  /* (int)((long)i + G): the hand-written OpenCL grid-stride loop */
+  for (int i = (int)get_global_id(0) + off; i < n; i += get_global_size(0)) out[i - off] = in[i - off] + 1;
+}""",
+}
+
 NESTED = {
     "nested": r"""
 __kernel void nested(__global int *out, __global const int *in, int n) {
@@ -85,7 +99,8 @@ __kernel void nested(__global int *out, __global const int *in, int n) {
 NO_FIRE = {
     "barrier_inside": r"""
 __kernel void barrier_inside(__global int *out, __global const int *in, __local int *t, int n) {
-  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
+  int gsize = get_global_size(0);
+  for (int i = get_global_id(0); i < n; i += gsize) {
     t[get_local_id(0)] = in[i];
     barrier(CLK_LOCAL_MEM_FENCE);
     out[i] = t[get_local_id(0)] + 1;
@@ -134,11 +149,6 @@ __kernel void size_t_start(__global int *out, __global const int *in, int off, i
   /* size_t + int, then narrowed: the start may wrap in 32 bits, so it is not `U + lid` exactly */
   for (int i = get_global_id(0) + off; i < n; i += get_global_size(0)) out[i] = in[i] + 1;
 }""",
-    "size_t_step": r"""
-__kernel void size_t_step(__global int *out, __global const int *in, long n) {
-  /* long + size_t is unsigned arithmetic converted back: a wrap would be defined, so no `nsw` */
-  for (long i = get_global_id(0); i < n; i += get_global_size(0)) out[i] = in[i] + 1;
-}""",
     "under_varying_if": r"""
 __kernel void under_varying_if(__global int *out, __global const int *in, int n) {
   if (in[get_global_id(0)] > 0)
@@ -161,6 +171,39 @@ def test_fires_and_the_work_item_loop_goes_inside(name):
     assert len(_remarks(function)) == 1
     orders = [r for r in function.remarks if r.startswith("loop-order")]
     assert any(": bfo," in r.lower() for r in orders), orders
+
+
+@pytest.mark.parametrize("name", list(CHECKED))
+def test_fires_behind_a_check_when_the_step_may_wrap(name):
+    function = _wg(CHECKED[name], name)
+    assert [r for r in _remarks(function) if "when n + G cannot wrap" in r]
+    orders = [r for r in function.remarks if r.startswith("loop-order")]
+    assert any(": bfo," in r.lower() for r in orders), orders
+
+
+@pytest.mark.parametrize("config", list(CONFIGS))
+@pytest.mark.parametrize("n", [0, 3, 24, 61])
+def test_checked_semantics(n, config):
+    data = np.random.default_rng(n).integers(-50, 50, 80, dtype=np.int32)
+    out = np.zeros(80, np.int32)
+    got = _run_both(CHECKED["size_t_step"], "size_t_step", [out, data, n], (24,), (8,), 0, config)
+    want = np.zeros(80, np.int32)
+    want[:n] = data[:n] + 1
+    np.testing.assert_array_equal(got, want)
+    _run_both(CHECKED["int_size_t_step"], "int_size_t_step", [out, data, 5, n + 5], (15,), (5,), 0, config)
+
+
+INT_MAX = 2**31 - 1
+
+
+@pytest.mark.parametrize("config", list(CONFIGS))
+def test_check_failing_takes_the_original_loop(config):
+    """n > INT_MAX - G: the original loop runs (here no iteration: every start is at or above n)."""
+    n = INT_MAX - 19
+    data = np.arange(80, dtype=np.int32)
+    out = np.full(80, 7, np.int32)
+    got = _run_both(CHECKED["int_size_t_step"], "int_size_t_step", [out, data, n, n], (20,), (5,), 0, config)
+    np.testing.assert_array_equal(got, np.full(80, 7, np.int32))
 
 
 def test_pyopencl_shape_gets_a_folded_guard():
