@@ -44,7 +44,7 @@ rewritten loop named in a `; grid-stride` remark.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..analysis.loops import Loop
 from ..analysis.uniformity import Uniformity
@@ -105,11 +105,14 @@ def _match(loop: Loop, uniformity: Uniformity):
     cond = term.condition
     inside, out = term.successors
     if (not isinstance(cond, ins.Compare) or cond.predicate is not ins.Predicate.SLT or cond.lhs is not i
-            or inside not in loop.blocks or out in loop.blocks or header.instructions[-2] is not cond
-            or len(header.instructions) != len(phis) + 2 or len(cond.users) != 1):
+            or cond.block is not header or inside not in loop.blocks or out in loop.blocks or len(cond.users) != 1):
         return None
+    extras = [inst for inst in header.instructions[len(phis):-1] if inst is not cond]
+    for index, inst in enumerate(extras):  # only invariant code (`(long)(n - 1)`) besides the test: hoisted
+        if not inst.is_pure or any(_defined_in(v, loop) and v not in extras[:index] for v in inst.operands):
+            return None
     n = cond.rhs
-    if _defined_in(n, loop) or not uniformity.is_uniform(n):
+    if (_defined_in(n, loop) and n not in extras) or not uniformity.is_uniform(n):
         return None
     step = i.value_for(latch)
     stride, wide = _step(step, i)
@@ -120,7 +123,7 @@ def _match(loop: Loop, uniformity: Uniformity):
     base = _split_start(i.value_for(preheader), uniformity)
     if base is None or _used_after(loop):
         return None
-    return Match(loop, i, cond, step, preheader, latch, n, stride, base, wide)
+    return Match(loop, i, cond, step, preheader, latch, n, stride, base, wide, extras)
 
 
 @dataclass
@@ -140,6 +143,8 @@ class Match:
     += get_global_size(0)`: unsigned arithmetic converted back); "narrow": `(T)((wide)i + G)` (`int i
     += get_global_size(0)`). Both are exact when `n <= MAX - G`, which a run-time check decides: the
     rewritten loop then, the original loop (kept as a copy) otherwise."""
+    extras: list = field(default_factory=list)
+    """Invariant pure instructions of the header besides the test (`(long)n`): hoisted."""
     original_header: Block | None = None  # the copy's header, where the check fails
 
 
@@ -257,6 +262,9 @@ def _rewrite(m: Match) -> None:
         _keep_original(m)
     b = Builder()
     b.position_before(preheader.terminator)
+    for inst in m.extras:
+        inst.detach()
+        b.insert(inst)
     stride = _hoist(m.stride, loop, b)
     if m.wide is not None:
         stride = _checked_stride(m, stride, b)

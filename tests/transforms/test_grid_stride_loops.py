@@ -77,6 +77,11 @@ __kernel void size_t_step(__global int *out, __global const int *in, long n) {
    * rewritten behind a run-time check that n + G cannot wrap */
   for (long i = get_global_id(0); i < n; i += get_global_size(0)) out[i] = in[i] + 1;
 }""",
+    "bound_in_header": r"""
+__kernel void bound_in_header(__global int *out, __global const int *in, int n) {
+  /* (long)(n - 7) is computed in the loop's header: hoisted */
+  for (long i = get_global_id(0); i < n - 7; i += get_global_size(0)) out[i] = in[i] + 1;
+}""",
     "int_size_t_step": r"""
 __kernel void int_size_t_step(__global int *out, __global const int *in, int off, int n) {
   /* (int)((long)i + G): the hand-written OpenCL grid-stride loop */
@@ -268,9 +273,10 @@ def test_2d_launch_strides_in_x_only(n, config):
 
 
 @pytest.mark.parametrize("config", list(CONFIGS))
-@pytest.mark.parametrize("name", ["local_size_step", "nested", "accumulator", "used_after", "under_varying_if"])
+@pytest.mark.parametrize("name", ["local_size_step", "bound_in_header", "nested", "accumulator", "used_after",
+                                  "under_varying_if"])
 def test_other_shapes_semantics(name, config):
-    source = FIRES.get(name) or NESTED.get(name) or NO_FIRE[name]
+    source = {**FIRES, **CHECKED, **NESTED, **NO_FIRE}[name]
     data = np.random.default_rng(3).integers(-50, 50, 80, dtype=np.int32)
     out = np.zeros(80, np.int32)
     _run_both(source, name, [out, data, 11], (12,), (4,), 0, config)
