@@ -7,6 +7,8 @@ semantics) computes for n = 0, n below, at and above the global size, start offs
 and odd local sizes, in several pipeline configurations."""
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from loomcl.driver.compiler import build
 from loomcl.options import CompilerOptions
@@ -280,3 +282,17 @@ def test_other_shapes_semantics(name, config):
     data = np.random.default_rng(3).integers(-50, 50, 80, dtype=np.int32)
     out = np.zeros(80, np.int32)
     _run_both(source, name, [out, data, 11], (12,), (4,), 0, config)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(local=st.integers(1, 9), groups=st.integers(1, 4), n=st.integers(0, 90), off=st.integers(0, 20),
+       checked=st.booleans())
+def test_any_launch_and_bound(local, groups, n, off, checked):
+    """Random local sizes, group counts, bounds and start offsets: the rewritten loop (nsw step, or
+    size_t step behind its check) runs exactly the iterations of the original."""
+    name = "int_size_t_step" if checked else "gid_offset_if"
+    source = CHECKED[name] if checked else FIRES[name]
+    data = np.random.default_rng(n).integers(-50, 50, 128, dtype=np.int32)
+    out = np.zeros(128, np.int32)
+    args = [out, data, off, n + off] if checked else [out, data, off, n]
+    _run_both(source, name, args, (local * groups,), (local,), 0, "default")
