@@ -30,8 +30,9 @@ whatever the rest of the kernel does; uniformity only says whether it pays):
     is still below `n` when `i` is; `lid <u n - j` is `j + lid < n` computed without overflow (n - j
     is positive). `j += G` saturates at the type's maximum (which is >= n: the loop ends) instead of
     wrapping;
-  * the loop is left only from its header, whose only phi is `i`, nothing defined in the loop is
-    used after it, and its single latch jumps back unconditionally.
+  * the loop is left only from its header, whose only phi is `i` (pure invariant code beside its
+    test, as `(long)(n - 7)`, moves to the preheader: the header ran it first anyway), nothing
+    defined in the loop is used after it, and its single latch jumps back unconditionally.
 Declined (left as they are): more header phis (an accumulator: pyopencl's reduction's first stage;
 the skipped iterations would have to carry it), `ult` compares (unsigned counters: the saturating
 step and the check would need their unsigned twins), barriers inside, `break`/`return` inside,
