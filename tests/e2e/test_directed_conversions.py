@@ -1,5 +1,5 @@
 """`convert_float[N][_sat]_<rounding>` and `convert_double[N][_sat]_<rounding>` (OpenCL C 6.2.3.2) from
-every integer type and from double, scalar and 2, 3, 4, 8, 16 lanes, bit for bit against an exact
+every integer type, from float and from double, scalar and 2, 3, 4, 8, 16 lanes, bit for bit against an exact
 reference (integers and fractions.Fraction: the two representable neighbours of the exact value,
 chosen by the mode), on the hard inputs: exact values, ties, one above and below them, the types'
 limits, 2^24 ± k, 2^53 ± k, 2^63, values whose double is a float tie (double rounding), doubles near
@@ -15,6 +15,8 @@ import numpy as np
 import pytest
 
 from loomcl.driver import compiler
+from loomcl.options import CompilerOptions
+from loomcl.transforms.pipeline import work_group_function
 
 from transforms import interp  # tests/ is on sys.path under pytest
 
@@ -27,7 +29,8 @@ _FORMATS = {  # precision, least normal exponent, largest exponent, dtype, bits 
 }
 _INTEGERS = {"char": np.int8, "uchar": np.uint8, "short": np.int16, "ushort": np.uint16, "int": np.int32,
              "uint": np.uint32, "long": np.int64, "ulong": np.uint64}
-PAIRS = [(s, "float") for s in (*_INTEGERS, "double")] + [(s, "double") for s in ("int", "uint", "long", "ulong")]
+# float to float or double and double to double are exact: the modes must change nothing there
+PAIRS = [(s, t) for t in ("float", "double") for s in (*_INTEGERS, "float", "double")]
 
 
 # -- the reference ---------------------------------------------------------------------------------
@@ -99,6 +102,9 @@ def double_inputs(rng) -> np.ndarray:
 
 
 def inputs(source: str, rng) -> np.ndarray:
+    if source == "float":
+        with np.errstate(over="ignore"):
+            return double_inputs(rng).astype(np.float32)
     return double_inputs(rng) if source == "double" else integer_inputs(source, rng)
 
 
@@ -170,10 +176,16 @@ def test_reference_on_known_answers():
 @pytest.mark.parametrize("source, target", [("long", "float"), ("ulong", "float"), ("int", "float"),
                                             ("ulong", "double"), ("double", "float")])
 def test_directed_conversion_in_the_interpreter(source, target):
-    """The work-item interpreter on the same lowering agrees with the reference (and so with native)."""
+    """The interpreter on the same lowering, in work-item form and in the work-group form of the
+    pipeline, agrees with the reference (and so with native code)."""
     spellings = ((1, False), (3, False), (4, True))
     x = inputs(source, np.random.default_rng(7))[:LENGTH]
-    out = np.zeros(len(x) * len(spellings) * len(MODES), _FORMATS[target][3])
+    expected = expected_blocks(x, target, spellings)
     module = compiler.build(kernel_source(source, target, spellings)).module
-    interp.run_work_items(module.functions["k"], [x, out, len(x)], (len(x) // 16,), (16,))
-    assert_bitwise(out, expected_blocks(x, target, spellings), x, spellings)
+    items = np.zeros(len(x) * len(spellings) * len(MODES), _FORMATS[target][3])
+    interp.run_work_items(module.functions["k"], [x, items, len(x)], (len(x) // 16,), (16,))
+    assert_bitwise(items, expected, x, spellings)
+    groups = np.zeros_like(items)
+    function = work_group_function(module, "k", (16, 1, 1), CompilerOptions(verify_each=True))
+    interp.run_work_groups(function, [x, groups, len(x)], (len(x) // 16,))
+    assert_bitwise(groups, expected, x, spellings)
