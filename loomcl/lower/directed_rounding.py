@@ -32,16 +32,18 @@ P = ins.Predicate
 C = ins.CastOpcode
 
 DIRECTED_MODES = ("rtz", "rtp", "rtn")
+_PRECISION = {32: 24, 64: 53}  # significand bits of float and double
 
 
 def round_directed(b: Builder, x: Value, source: T.Type, nearest: Value, mode: str) -> Value:
     """`nearest` (x converted to float or double, rounded to nearest even) rounded instead in the
     directed `mode`; `source` is x's frontend element type."""
     target_bits = ty.scalar_of(nearest.type).bits
-    if mode not in DIRECTED_MODES or source.bits <= (target_bits if source.is_floating else target_bits // 2):
-        return nearest  # exact: no wider float, nor an integer of at most 32 bits to double
+    exact_bits = target_bits if source.is_floating else _PRECISION[target_bits]
+    if mode not in DIRECTED_MODES or source.bits <= exact_bits:
+        return nearest  # exact: from a float no wider, or an integer within the target's precision
     above, below = _compare_exactly(b, x, source, nearest)
-    bits_type = shaped(nearest.type, ty.IntType(ty.scalar_of(nearest.type).bits))
+    bits_type = shaped(nearest.type, ty.IntType(target_bits))
     bits = b.cast(C.BITCAST, nearest, bits_type)
     negative = b.compare(P.SLT, bits, splat(bits_type, 0))
     one, minus_one, none = (splat(bits_type, v) for v in (1, -1, 0))
