@@ -155,6 +155,17 @@ def test_directed_conversion(run_kernel, source, target):
     assert_bitwise(got, expected_blocks(x, target), x)
 
 
+@pytest.mark.parametrize("options", ["-loomcl-no-wfv", "-loomcl-no-vectorize", "-loomcl-no-scalarize", "-cl-opt-disable"])
+@pytest.mark.parametrize("source, target", [("ulong", "float"), ("long", "double"), ("double", "float")])
+def test_directed_conversion_in_other_configurations(run_kernel, source, target, options):
+    """Without the work-item vectorizer, LLVM's loop vectorizer, the scalarizer or optimization."""
+    x = inputs(source, np.random.default_rng(11))
+    out = np.zeros(len(x) * len(SPELLINGS) * len(MODES), _FORMATS[target][3])
+    (got,) = run_kernel(kernel_source(source, target), "k", (len(x),), (16,), x, out, np.int32(len(x)),
+                        options=options)[1:]
+    assert_bitwise(got, expected_blocks(x, target), x)
+
+
 def test_reference_on_known_answers():
     """The reference itself, on answers worked out by hand."""
     assert reference(2 ** 24 + 1, "float", "rtz") == 2 ** 24
