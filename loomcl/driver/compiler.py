@@ -328,19 +328,15 @@ def _compile_unit(source: str, options: str, headers: dict[str, str], filename: 
     # hashcat compiles and links its programs, and makes them from their binaries at every start.
     cache_key = (frontend_cache.key(source, options, filename, "unit", *(f"{name}\0{text}" for name, text
                                     in sorted(headers.items()))) if frontend_cache.enabled() else None)
-    cached = frontend_cache.load(cache_key) if cache_key else None
-    if cached is not None:
-        module, kernels, build_log = cached
-    else:
-        files: dict = {}
+
+    def front_half(files: dict):
         with timed("frontend"):
             unit = frontend.parse_program(source, build_options, filename, headers, separate=True, files=files)
         with timed("lowering"):
             module = lower_program(unit)
-        kernels = {decl.name: kernel_signature(decl) for decl in unit.kernels}
-        build_log = unit.warnings
-        if cache_key:
-            frontend_cache.store(cache_key, files, (module, kernels, build_log))
+        return module, {decl.name: kernel_signature(decl) for decl in unit.kernels}, unit.warnings
+
+    module, kernels, build_log = _through_cache(cache_key, front_half)
     return CompiledUnit(module, kernels, compiler_options.with_build_options(build_options),
                         build_log=build_log, arg_info=build_options.kernel_arg_info)
 
@@ -391,6 +387,19 @@ def build(source: str, options: str = "", filename: str = "<kernel>") -> Compile
     return internal_errors_reported("building", lambda: on_deep_stack(lambda: _paused(_build, source, options, filename)))
 
 
+def _through_cache(cache_key: str | None, front_half):
+    """(module, kernels, build log): from the front-half cache under `cache_key`, else from
+    `front_half(files)`, which records the files its include search read, then stored."""
+    cached = frontend_cache.load(cache_key) if cache_key else None
+    if cached is not None:
+        return cached
+    files: dict = {}
+    built = front_half(files)
+    if cache_key:
+        frontend_cache.store(cache_key, files, built)
+    return built
+
+
 def _paused(stage, *args):
     with collector_paused():
         return stage(*args)
@@ -401,19 +410,15 @@ def _build(source: str, options: str, filename: str) -> CompiledProgram:
 
     compiler_options, build_options = parse_build_options(options)
     cache_key = frontend_cache.key(source, options, filename) if frontend_cache.enabled() else None
-    cached = frontend_cache.load(cache_key) if cache_key else None
-    if cached is not None:
-        module, kernels, build_log = cached
-    else:
-        files: dict = {}
+
+    def front_half(files: dict):
         with timed("frontend"):
             unit = frontend.parse_program(source, build_options, filename, files=files)
         with timed("lowering"):
             module = lower_program(unit, reachable_only=True)
-        kernels = {decl.name: kernel_signature(decl, module) for decl in unit.kernels}
-        build_log = unit.warnings
-        if cache_key:
-            frontend_cache.store(cache_key, files, (module, kernels, build_log))
+        return module, {decl.name: kernel_signature(decl, module) for decl in unit.kernels}, unit.warnings
+
+    module, kernels, build_log = _through_cache(cache_key, front_half)
     return CompiledProgram(module, kernels, compiler_options.with_build_options(build_options),
                            build_log=build_log, arg_info=build_options.kernel_arg_info)
 

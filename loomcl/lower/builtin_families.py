@@ -9,7 +9,7 @@
 * `convert_T[_sat][_rounding]`: float-to-integer rounds as asked (toward zero by default) before
   converting, and `_sat` clamps to the target's range first (NaN gives 0), so no out-of-range
   conversion (undefined in LLVM) ever runs. Integer `_sat` clamps in the wider of the two types.
-  Floating-point results round to nearest even; other rounding modes for them are refused.
+  Floating-point results round to nearest even, or in the directed mode asked (directed_rounding.py).
 * `as_T` is a bitcast of the bits.
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ from ..ir import instructions as ins
 from ..ir import types as ty
 from ..ir.values import Constant, Value
 from .casts import splat
-from .errors import unsupported
+from .directed_rounding import round_directed
 from .half import float_to_half, half_to_float
 from .types import is_signed, memory_type, value_type
 
@@ -98,8 +98,6 @@ class FamilyBuiltinLowering:
         saturate = "_sat" in name
         rounding = name.rsplit("_", 1)[1] if name[-4:-3] == "_" and name[-3:] in _ROUNDING else None
         s, t = T.element_of(source), T.element_of(target)
-        if t.is_floating and rounding not in (None, "rte") and source != target:
-            raise unsupported(f"'{name}': rounding a floating-point result other than to nearest", e.loc)
         above = None
         if s.is_floating and t.is_integer:
             if saturate:  # at or above hi + 1 (a power of two, exact in any float): hi itself, which
@@ -111,6 +109,8 @@ class FamilyBuiltinLowering:
             value = self._saturate_integer(value, s, t)
         kind = cast_kind(s, t)
         result = self.convert(kind, value, source, target)
+        if t.is_floating and rounding is not None:  # `_sat` changes nothing for a float target
+            return round_directed(self.b, value, s, result, rounding)
         return result if above is None else self.b.select(above, splat(result.type, t.max_value), result)
 
     def _float_to_integer_range(self, value: Value, rounding, saturate: bool, t: T.Type) -> Value:

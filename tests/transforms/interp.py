@@ -81,6 +81,19 @@ def _rounder(t):
     return _round_f32 if t.bits == 32 else float
 
 
+def _int_to_f32(v):
+    """Integer v rounded once to the nearest float (ties to even): float(v) first would round to
+    double, and a double that lands on a float tie rounds again (e.g. 2^60 + 2^36 + 1)."""
+    shift = abs(v).bit_length() - 24
+    if shift <= 0:
+        return float(v)
+    kept, rest = divmod(abs(v), 1 << shift)
+    half = 1 << (shift - 1)
+    if rest > half or (rest == half and kept & 1):
+        kept += 1
+    return math.copysign(float(kept << shift), v)
+
+
 def _bits_of_float(t, x):
     return _STRUCTS[ty.IntType(t.bits)].unpack(_STRUCTS[t].pack(x))[0]
 
@@ -491,8 +504,8 @@ def _cast_function(op, src, dst):
         mask, bits = _mask(dst), src.bits
         return lambda fr, x: _signed(x, bits) & mask
     if op in (C.SITOFP, C.UITOFP):
-        r, bits, signed = _rounder(dst), src.bits, op is C.SITOFP
-        return lambda fr, x: r(float(_signed(x, bits) if signed else x))
+        r, bits, signed = _int_to_f32 if dst.bits == 32 else float, src.bits, op is C.SITOFP
+        return lambda fr, x: r(_signed(x, bits) if signed else x)
     if op in (C.FPTOSI, C.FPTOUI):
         return _float_to_int(op is C.FPTOSI, dst.bits)
     if op in (C.FPEXT, C.FPTRUNC):
