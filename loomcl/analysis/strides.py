@@ -25,7 +25,8 @@ correctness may rest on it. Expects SSA (after mem2reg); never changes the IR.
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 
 from ..ir import instructions as ins
 from ..ir import types as ty
@@ -63,16 +64,29 @@ def join(a, b):
     return a if b.is_zero else IRREGULAR
 
 
-@dataclass(eq=False)
 class Access:
-    """A memory access and its strides in bytes."""
+    """A memory access and its strides in bytes, each solved when first asked for: a pass that
+    reads the group strides alone (group-order) never pays for the others."""
 
-    inst: ins.Instruction
-    element_size: int
-    by_local_id: tuple[Stride, Stride, Stride]
-    by_group_id: tuple[Stride, Stride, Stride]
-    by_loop: dict[Loop, Stride] = field(default_factory=dict)
-    """One entry for each natural loop around the access."""
+    def __init__(self, inst: ins.Instruction, element_size: int, strides: Strides) -> None:
+        self.inst = inst
+        self.element_size = element_size
+        self._strides = strides
+        self._pointer = inst.address
+
+    @cached_property
+    def by_local_id(self) -> tuple[Stride, Stride, Stride]:
+        return tuple(self._strides.stride(self._pointer, d) for d in range(3))
+
+    @cached_property
+    def by_group_id(self) -> tuple[Stride, Stride, Stride]:
+        return tuple(self._strides.stride(self._pointer, Group(d)) for d in range(3))
+
+    @cached_property
+    def by_loop(self) -> dict[Loop, Stride]:
+        """One entry for each natural loop around the access."""
+        strides = self._strides
+        return {loop: strides.stride(self._pointer, loop) for loop in strides.enclosing_loops(self.inst.block)}
 
     def stride(self, variable: Variable) -> Stride:
         if isinstance(variable, Group):
@@ -131,11 +145,7 @@ class Strides:
         return [a for a in self.accesses if a.inst.block in loop.blocks]
 
     def _access(self, inst: ins.Instruction) -> Access:
-        pointer, accessed = access_pointer(inst)
-        ids = tuple(self.stride(pointer, d) for d in range(3))
-        groups = tuple(self.stride(pointer, Group(d)) for d in range(3))
-        loops = {loop: self.stride(pointer, loop) for loop in self.enclosing_loops(inst.block)}
-        return Access(inst, accessed.size, ids, groups, loops)
+        return Access(inst, access_pointer(inst)[1].size, self)
 
     # -- the fixed point for one variable --------------------------------------------------------
 
