@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
-from functools import cached_property
 
 from ..ir import instructions as ins
 from ..ir import types as ty
@@ -72,26 +71,31 @@ class Access:
         self.inst = inst
         self.element_size = element_size
         self._strides = strides
-        self._pointer = inst.address
-
-    @cached_property
-    def by_local_id(self) -> tuple[Stride, Stride, Stride]:
-        return tuple(self._strides.stride(self._pointer, d) for d in range(3))
-
-    @cached_property
-    def by_group_id(self) -> tuple[Stride, Stride, Stride]:
-        return tuple(self._strides.stride(self._pointer, Group(d)) for d in range(3))
-
-    @cached_property
-    def by_loop(self) -> dict[Loop, Stride]:
-        """One entry for each natural loop around the access."""
-        strides = self._strides
-        return {loop: strides.stride(self._pointer, loop) for loop in strides.enclosing_loops(self.inst.block)}
+        self._solved: dict = {}
 
     def stride(self, variable: Variable) -> Stride:
-        if isinstance(variable, Group):
-            return self.by_group_id[variable.dim]
-        return self.by_local_id[variable] if isinstance(variable, int) else self.by_loop.get(variable, ZERO)
+        key = id(variable) if isinstance(variable, Loop) else variable
+        found = self._solved.get(key)
+        if found is None:
+            if isinstance(variable, Loop) and variable not in self._strides.enclosing_loops(self.inst.block):
+                found = ZERO
+            else:
+                found = self._strides.stride(self.inst.address, variable)
+            self._solved[key] = found
+        return found
+
+    @property
+    def by_local_id(self) -> tuple[Stride, Stride, Stride]:
+        return tuple(self.stride(d) for d in range(3))
+
+    @property
+    def by_group_id(self) -> tuple[Stride, Stride, Stride]:
+        return tuple(self.stride(Group(d)) for d in range(3))
+
+    @property
+    def by_loop(self) -> dict[Loop, Stride]:
+        """One entry for each natural loop around the access."""
+        return {loop: self.stride(loop) for loop in self._strides.enclosing_loops(self.inst.block)}
 
     def classify(self, variable: Variable) -> Class:
         return self.stride(variable).classify(self.element_size)
