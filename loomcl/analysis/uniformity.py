@@ -124,10 +124,11 @@ class Uniformity:
             join = self.postdom.immediate(branch)
             for block in region | ({join} if join else set()):
                 self.forced.update(self._phis_forced_by(branch, block))
+            forced = self.forced
             for block in region:
                 for inst in block.instructions:
-                    if any(u.use_blocks(inst)[0] not in region for u in inst.users):
-                        self.forced.add(inst)
+                    if inst not in forced and any(u.use_blocks(inst)[0] not in region for u in inst.users):
+                        forced.add(inst)
         return True
 
     def _phis_forced_by(self, branch: Block, block: Block) -> list[ins.Phi]:
