@@ -62,6 +62,9 @@ class Preprocessor:
     _conditionals: list[_Conditional] = field(default_factory=list)
     _include_count: int = 0
     _once: set[str] = field(default_factory=set)  # real paths of files that said `#pragma once`
+    files: dict[str, str | None] = field(default_factory=dict)
+    """Every path the include search looked at: the text it read there, or None (no file there).
+    The same texts at the same paths preprocess the same (driver/frontend_cache.py relies on it)."""
 
     # ---- driver -------------------------------------------------------------------------------
     def run(self, file: SourceFile) -> list[Token]:
@@ -355,7 +358,9 @@ class Preprocessor:
         if path in self.headers:
             return self.headers[path]
         with open(path, encoding="utf-8") as f:
-            return f.read()
+            text = f.read()
+        self.files[path] = text
+        return text
 
     def _find_include(self, target: str, angled: bool, directive: Token) -> str | None:
         """The header program named `target`, else the file it names in the including file's
@@ -367,6 +372,7 @@ class Preprocessor:
             path = os.path.join(d, target)
             if os.path.isfile(path):
                 return path
+            self.files.setdefault(path, None)
         return None
 
     def _if(self, directive: Token) -> None:
@@ -561,7 +567,12 @@ def _stringize(arg: list[Token], where: Token) -> Token:
 
 
 def preprocess(file: SourceFile, options: BuildOptions, diags: Diagnostics,
-               headers: dict[str, str] | None = None) -> list[Token]:
+               headers: dict[str, str] | None = None, files: dict | None = None) -> list[Token]:
     """The preprocessed tokens of `file` (ending with EOF); problems go to diags. `headers` maps
-    `#include` names to their text (clCompileProgram's header programs)."""
-    return Preprocessor(options, diags, headers or {}).run(file)
+    `#include` names to their text (clCompileProgram's header programs). `files`, when given,
+    receives Preprocessor.files: what the include search found on the file system."""
+    preprocessor = Preprocessor(options, diags, headers or {})
+    tokens = preprocessor.run(file)
+    if files is not None:
+        files.update(preprocessor.files)
+    return tokens
