@@ -13,9 +13,12 @@ from ..ir.function import Block, Function
 from ..ir.dominators import DominatorTree
 
 
-def natural_loop_blocks(header: Block, tails: list[Block]) -> set[Block]:
-    """The header and every block reaching a tail without passing through the header."""
-    preds = header.function.predecessors()
+def natural_loop_blocks(header: Block, tails: list[Block],
+                        preds: dict[Block, list[Block]] | None = None) -> set[Block]:
+    """The header and every block reaching a tail without passing through the header. `preds`: the
+    function's predecessor map, when the caller has it (finding every loop of a function then
+    derives it once, not once per loop)."""
+    preds = header.function.predecessors() if preds is None else preds
     blocks = {header}
     stack = [t for t in tails if t is not header]
     blocks.update(stack)
@@ -50,7 +53,8 @@ class LoopInfo:
             for succ in block.successors:
                 if domtree.dominates(succ, block):
                     tails.setdefault(succ, []).append(block)
-        self.loops = [Loop(h, t, natural_loop_blocks(h, t)) for h, t in tails.items()]
+        preds = function.predecessors() if tails else {}
+        self.loops = [Loop(h, t, natural_loop_blocks(h, t, preds)) for h, t in tails.items()]
         self.loops.sort(key=lambda loop: len(loop.blocks))
         self.innermost: dict[Block, Loop] = {}
         for loop in self.loops:  # smallest first, so the first loop seen is the innermost

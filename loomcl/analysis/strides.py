@@ -25,7 +25,7 @@ correctness may rest on it. Expects SSA (after mem2reg); never changes the IR.
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..ir import instructions as ins
 from ..ir import types as ty
@@ -63,21 +63,39 @@ def join(a, b):
     return a if b.is_zero else IRREGULAR
 
 
-@dataclass(eq=False)
 class Access:
-    """A memory access and its strides in bytes."""
+    """A memory access and its strides in bytes, each solved when first asked for: a pass that
+    reads the group strides alone (group-order) never pays for the others."""
 
-    inst: ins.Instruction
-    element_size: int
-    by_local_id: tuple[Stride, Stride, Stride]
-    by_group_id: tuple[Stride, Stride, Stride]
-    by_loop: dict[Loop, Stride] = field(default_factory=dict)
-    """One entry for each natural loop around the access."""
+    def __init__(self, inst: ins.Instruction, element_size: int, strides: Strides) -> None:
+        self.inst = inst
+        self.element_size = element_size
+        self._strides = strides
+        self._solved: dict = {}
 
     def stride(self, variable: Variable) -> Stride:
-        if isinstance(variable, Group):
-            return self.by_group_id[variable.dim]
-        return self.by_local_id[variable] if isinstance(variable, int) else self.by_loop.get(variable, ZERO)
+        key = id(variable) if isinstance(variable, Loop) else variable
+        found = self._solved.get(key)
+        if found is None:
+            if isinstance(variable, Loop) and variable not in self._strides.enclosing_loops(self.inst.block):
+                found = ZERO
+            else:
+                found = self._strides.stride(self.inst.address, variable)
+            self._solved[key] = found
+        return found
+
+    @property
+    def by_local_id(self) -> tuple[Stride, Stride, Stride]:
+        return tuple(self.stride(d) for d in range(3))
+
+    @property
+    def by_group_id(self) -> tuple[Stride, Stride, Stride]:
+        return tuple(self.stride(Group(d)) for d in range(3))
+
+    @property
+    def by_loop(self) -> dict[Loop, Stride]:
+        """One entry for each natural loop around the access."""
+        return {loop: self.stride(loop) for loop in self._strides.enclosing_loops(self.inst.block)}
 
     def classify(self, variable: Variable) -> Class:
         return self.stride(variable).classify(self.element_size)
@@ -131,11 +149,7 @@ class Strides:
         return [a for a in self.accesses if a.inst.block in loop.blocks]
 
     def _access(self, inst: ins.Instruction) -> Access:
-        pointer, accessed = access_pointer(inst)
-        ids = tuple(self.stride(pointer, d) for d in range(3))
-        groups = tuple(self.stride(pointer, Group(d)) for d in range(3))
-        loops = {loop: self.stride(pointer, loop) for loop in self.enclosing_loops(inst.block)}
-        return Access(inst, accessed.size, ids, groups, loops)
+        return Access(inst, access_pointer(inst)[1].size, self)
 
     # -- the fixed point for one variable --------------------------------------------------------
 

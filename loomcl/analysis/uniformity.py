@@ -24,6 +24,8 @@ legality (a barrier needs uniformity over the whole group).
 """
 from __future__ import annotations
 
+import heapq
+
 from ..ir import instructions as ins
 from ..ir.function import Block, Function
 from ..ir.dominators import PostDominatorTree, reverse_post_order
@@ -73,36 +75,60 @@ class Uniformity:
 
     def _propagate_shapes(self) -> None:
         insts = [i for b in self.order for i in b.instructions]
+        shapes, forced = self.shapes, self.forced
         for inst in insts:
-            self.shapes.setdefault(inst, BOTTOM)
-        changed = True
-        while changed:
-            changed = False
-            for inst in insts:
-                new = VARYING if inst in self.forced else self.shapes[inst].join(self._transfer(inst))
-                if new != self.shapes[inst]:
-                    self.shapes[inst] = new
-                    changed = True
+            shapes.setdefault(inst, BOTTOM)
+        position = {inst: n for n, inst in enumerate(insts)}
+        # Sweeps in block order until nothing changes, as a worklist: an instruction is evaluated
+        # again only when an operand's shape changed since its last evaluation (later in this sweep
+        # or, for a back edge, in the next), since a rule reads nothing else and joining the same
+        # shape again changes nothing. The same result as whole sweeps, in linear time on
+        # straight-line code.
+        sweep = list(range(len(insts)))
+        while sweep:
+            queued, next_sweep = set(sweep), set()
+            heapq.heapify(sweep)
+            while sweep:
+                n = heapq.heappop(sweep)
+                inst = insts[n]
+                old = shapes[inst]
+                new = VARYING if inst in forced else old.join(self._transfer(inst))
+                if new == old:
+                    continue
+                shapes[inst] = new
+                for user in inst.users.distinct():
+                    m = position.get(user)
+                    if m is None:
+                        continue
+                    if m <= n:
+                        next_sweep.add(m)
+                    elif m not in queued:
+                        queued.add(m)
+                        heapq.heappush(sweep, m)
+            sweep = sorted(next_sweep)
 
     def _mark_divergence(self) -> bool:
-        changed = False
+        """Find the branches newly divergent and force what their regions make VARYING; whether
+        there were any. (A region found in an earlier round has forced its values already, and
+        `forced` only grows, so only the new ones are walked.)"""
+        new_regions = {}
         for block in self.order:
             term = block.terminator
             if term.selector is not None and not self.is_uniform(term.selector):
                 if block not in self.divergent:
                     self.divergent.add(block)
-                    self.regions[block] = self._region(block)
-                    changed = True
-        if not changed:
+                    self.regions[block] = new_regions[block] = self._region(block)
+        if not new_regions:
             return False
-        for branch, region in self.regions.items():
+        for branch, region in new_regions.items():
             join = self.postdom.immediate(branch)
             for block in region | ({join} if join else set()):
                 self.forced.update(self._phis_forced_by(branch, block))
+            forced = self.forced
             for block in region:
                 for inst in block.instructions:
-                    if any(u.use_blocks(inst)[0] not in region for u in inst.users):
-                        self.forced.add(inst)
+                    if inst not in forced and any(u.use_blocks(inst)[0] not in region for u in inst.users):
+                        forced.add(inst)
         return True
 
     def _phis_forced_by(self, branch: Block, block: Block) -> list[ins.Phi]:

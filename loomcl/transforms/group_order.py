@@ -24,7 +24,7 @@ Expects: SSA in work-item form (strides); any position before code generation. S
 from __future__ import annotations
 
 from ..analysis.stride_values import Class
-from ..analysis.strides import Access, access_pointer
+from ..analysis.strides import Access, Group, access_pointer
 from ..ir import types as ty
 from ..ir.function import Function
 from .passes import PassContext
@@ -36,12 +36,12 @@ PAGE = 4096
 
 
 def _far(access: Access, dim: int) -> bool:
-    s = access.by_group_id[dim]
+    s = access.stride(Group(dim))
     return not s.is_irregular and (s.constant is None or abs(s.constant) >= PAGE)
 
 
 def _near(access: Access, dim: int) -> bool:
-    c = access.by_group_id[dim].constant
+    c = access.stride(Group(dim)).constant
     return c is not None and 0 < abs(c) < PAGE
 
 

@@ -54,8 +54,9 @@ def inline_call(call: ins.Call, shared: dict | None = None) -> list[ins.Call]:
     values.update(zip(callee.params, call.args))
     block_map = clone_blocks(callee.blocks, caller, values, suffix="." + callee.name)
     copies = [block_map[b] for b in callee.blocks]
-    for copy in copies:  # place the body between the caller block and its continuation
-        caller.blocks.remove(copy)
+    # Place the body between the caller block and its continuation (clone_blocks appended it).
+    assert caller.blocks[len(caller.blocks) - len(copies):] == copies
+    del caller.blocks[len(caller.blocks) - len(copies):]
     at = caller.blocks.index(continuation)
     caller.blocks[at:at] = copies
     _hoist_allocas(copies, caller.entry)

@@ -97,15 +97,20 @@ class _Promoter:
                 stack.append((child, current))
 
     def rename_block(self, block: Block, current: list) -> list:
-        for inst in list(block.instructions):
+        erased = []  # taken out of the block together at the end (one by one is quadratic)
+        for inst in block.instructions:
             if isinstance(inst, ins.Phi) and inst in self.phi_of:
                 current[self.phi_of[inst]] = inst
             elif isinstance(inst, ins.Load) and inst.pointer in self.index:
                 inst.replace_all_uses_with(current[self.index[inst.pointer]])
-                inst.erase()
+                erased.append(inst)
             elif isinstance(inst, ins.Store) and inst.pointer in self.index:
                 current[self.index[inst.pointer]] = inst.value
-                inst.erase()
+                erased.append(inst)
+        if erased:
+            block.remove_all(set(erased))
+            for inst in erased:
+                inst.drop_operands()
         return current
 
     def complete_phis(self) -> None:
@@ -138,9 +143,12 @@ def prune_dead_phis(phis: list[ins.Phi]) -> None:
     dead = [p for p in phis if p not in live]
     for phi in dead:
         phi.drop_operands()
+    by_block: dict[Block, set[ins.Phi]] = {}
     for phi in dead:
         phi.users.clear()
-        phi.erase()
+        by_block.setdefault(phi.block, set()).add(phi)
+    for block, gone in by_block.items():
+        block.remove_all(gone)
 
 
 def promotable(function: Function, allocas: list[ins.Alloca] | None = None) -> list[ins.Alloca]:

@@ -102,7 +102,8 @@ class _Chooser:
 def demote_varying_phis(function: Function, chosen: set[Block], uniformity: Uniformity) -> bool:
     """Turn the varying phis of chosen blocks into private variables (see the module docstring);
     whether there were any."""
-    phis = [p for b in chosen for p in b.phis if not uniformity.is_uniform(p)]
+    # In block order: a set of blocks iterates in an order that changes from run to run.
+    phis = [p for b in function.blocks if b in chosen for p in b.phis if not uniformity.is_uniform(p)]
     demoted = set(phis)
     split: dict[tuple[Block, Block], Block] = {}
 

@@ -1,13 +1,13 @@
 """One cold build and first launch, in a process of its own: `python -m loomcl.bench.compile_time.child
-IMPL PROGRAM.json` prints one JSON object (status, build_s, launch_s, stages, reason).
+IMPL PROGRAM.json` prints one JSON object (status, build_s, launch_s, cpu_s, stages, stages_cpu, reason).
 
 Cold means nothing cached: loomcl gets an empty kernel cache directory, PoCL runs with its kernel
 cache off (POCL_KERNEL_CACHE=0), and each starts in a fresh process. The first launch runs the
 program's chosen kernel on one work-group of 64 work-items, with a zeroed 64 KiB buffer for every
 pointer parameter, 4 KiB of local memory for every `__local` one and 0 for every number: enough for
 hashcat's kernels (their work-item count parameter is 0, so they return at once) and the generated
-ones; what it times is building the work-group function. loomcl's stages come from
-loomcl.driver.compile_stages.
+ones; what it times is building the work-group function. loomcl's stages (wall seconds, and
+processor seconds in `stages_cpu`) come from loomcl.driver.compile_stages.
 
 Beside the wall time, `cpu_s` is the processor time of build + first launch: this process's (all its
 threads) and its children's (loomcl's compile servers, stopped at the end so that theirs counts).
@@ -108,11 +108,12 @@ def measure(kind: str, program: dict) -> dict:
     except Exception as exc:  # noqa: BLE001
         return {"status": "error", "reason": f"first launch: {type(exc).__name__}: {exc}"[:300],
                 "build_s": build_s}
+    stages_cpu = None
     if kind == "loomcl":
-        stages = compile_stages.seconds()
+        stages, stages_cpu = compile_stages.seconds(), compile_stages.cpu_seconds()
         stop_compile_servers()
     return {"status": "ok", "build_s": build_s, "launch_s": launch_s, "cpu_s": cpu_seconds() - cpu_start,
-            "stages": stages}
+            "stages": stages, "stages_cpu": stages_cpu}
 
 
 def main(argv: list[str]) -> int:

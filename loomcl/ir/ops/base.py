@@ -126,9 +126,10 @@ class Instruction(Value):
         super().__init__(type, name)
         self.block: Block | None = None
         self.loc = None
-        self._operands: list[Value] = []
-        for operand in operands:
-            self._add_operand(operand)
+        self._operands: list[Value] = list(operands)
+        for operand in self._operands:  # _add_operand's work, inline: every instruction made passes here
+            if operand.tracks_users:
+                operand.users.append(self)
 
     # -- operands and use-lists -------------------------------------------------------------
 
