@@ -272,7 +272,9 @@ class Linearizer:
         return bool(exits)
 
     def emit_loop(self, loop: Loop, m: Mask, is_level_mask: bool) -> None:
-        defined = [i for b in loop.blocks for i in b.instructions if any(u.block not in loop.blocks for u in i.users)]
+        position = {b: n for n, b in enumerate(self.w.function.blocks)}
+        in_order = sorted(loop.blocks, key=lambda b: position.get(b, len(position)))  # the same IR every run
+        defined = [i for b in in_order for i in b.instructions if any(u.block not in loop.blocks for u in i.users)]
         if self.needs_guard(m, is_level_mask, heavy=True):
             self.guarded(m, defined, lambda: self.run_loop(loop, m, defined), loop)
         else:
