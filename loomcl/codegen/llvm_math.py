@@ -12,8 +12,8 @@ then splits it into one scalar libm call per lane (no vector math library is rea
 vectorize. Float: exp, exp2, log, log2, log10 (devlib/math/libm.py), sin, cos, tan (devlib/math/trig.py, full-
 range Payne-Hanek reduction in integer arithmetic), pow (devlib/math/pow.py, in double inside), exp10,
 expm1, log1p, cbrt, hypot and the hyperbolic functions (devlib/math/wide.py), atan, atan2, asin, acos
-(devlib/math/inverse_trig.py; both in double inside), erf and erfc (devlib/math/erf_double.py, in double
-inside), tgamma and lgamma (devlib/math/gamma.py, in double inside). Double: sin, cos, tan
+(devlib/math/inverse_trig.py; both in double inside), erf (devlib/math/erf.py), erfc
+(devlib/math/erf_double.py, in double inside), tgamma and lgamma (devlib/math/gamma.py, in double inside). Double: sin, cos, tan
 (devlib/math/trig_double.py), exp, exp2, exp10, log, log2, log10 (devlib/math/exp_log_double.py), pow
 (devlib/math/pow_double.py), atan, atan2, asin, acos (devlib/math/atan_double.py), erf, erfc, expm1, log1p,
 the hyperbolic functions and their inverses (devlib/math/hyperbolic_double.py), cbrt and hypot
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..devlib.math import (atan_double, erf_double, exp_log_double, gamma, gamma_double, hyperbolic_double,
+from ..devlib.math import (atan_double, erf, erf_double, exp_log_double, gamma, gamma_double, hyperbolic_double,
                            inverse_trig, libm, pow, pow_double, root_double, trig, trig_double, wide)
 from ..ir import instructions as ins
 from ..ir import types as ty
@@ -53,7 +53,7 @@ _INTRINSICS = {
 _DEFINED_EVERYWHERE = {ins.MathFunction.ABS, ins.MathFunction.CLZ, ins.MathFunction.CTZ}
 
 # first match wins; what none of them has is an LLVM intrinsic (no libm call ever: none vectorizes)
-_OWN_LIBRARIES = (libm, trig, pow, wide, inverse_trig,
+_OWN_LIBRARIES = (libm, trig, pow, wide, inverse_trig, erf,
                   trig_double, exp_log_double, pow_double, atan_double,
                   erf_double, hyperbolic_double, root_double, gamma,
                   gamma_double)

@@ -242,3 +242,18 @@ def test_float_erf_within_opencl_limit(run_kernel, name):
     same = (np.isnan(got) & np.isnan(exact)) | (got.view(np.int32) == exact32.view(np.int32))
     error = np.where(same, 0.0, error)
     assert np.nanmax(error) <= 16 and not np.isnan(error).any(), (x[np.nanargmax(error)], np.nanmax(error))
+
+
+def test_float_erf_across_its_seam_and_where_it_crosses_one_half(run_kernel):
+    """Every third float around 0.875, where devlib/math/erf.py switches from x P(x^2) to 1 - e^(...),
+    and every float below 0.4769, where erf crosses 1/2 and the ulp halves: within the 3 ulp the
+    module promises (OpenCL allows 16), with whole vectors on each side."""
+    def floats(low, high, step):
+        return np.arange(np.float32(low).view(np.int32), np.float32(high).view(np.int32), step,
+                         dtype=np.int32).view(np.float32)
+    x = np.concatenate([floats(0.86, 0.89, 3), floats(0.4760, 0.4770, 1)])
+    x = np.concatenate([x, -x])
+    got = run(run_kernel, "erf", x, t="float")
+    exact = special.erf(x.astype(np.float64))
+    error = np.abs(got - exact) / np.spacing(np.abs(exact).astype(np.float32)).astype(np.float64)
+    assert error.max() < 3, (x[error.argmax()], error.max())

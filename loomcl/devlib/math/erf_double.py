@@ -1,5 +1,6 @@
-"""Vectorizable erf and erfc, written in LLVM IR: double precision, and float by evaluating the double
-code once and rounding (branch-free; see devlib/math/libm.py for why we write our own).
+"""Vectorizable erf and erfc, written in LLVM IR: double precision, and float erfc by evaluating the double
+code once and rounding (branch-free; see devlib/math/libm.py for why we write our own; float erf is in
+devlib/math/erf.py).
 
 * |x| < 0.84375: erf x = x P(x^2), P of degree 12 (relative error 2^-69; for float results degree 6,
   2^-33, and degree 8 below for G); erfc x = 1 - erf x.
@@ -79,7 +80,7 @@ _ERFC_PIECES_FLOAT = (
 
 
 def supports(function: M, t: ty.Type) -> bool:
-    return function in SUPPORTED and ty.scalar_of(t) in (ty.f32, ty.f64)
+    return function == M.ERFC and ty.scalar_of(t) == ty.f32 or function in SUPPORTED and ty.scalar_of(t) == ty.f64
 
 
 def libm_function(module: ModuleText, function: M, t: ty.Type) -> str:
