@@ -257,3 +257,17 @@ def test_float_erf_across_its_seam_and_where_it_crosses_one_half(run_kernel):
     exact = special.erf(x.astype(np.float64))
     error = np.abs(got - exact) / np.spacing(np.abs(exact).astype(np.float32)).astype(np.float64)
     assert error.max() < 3, (x[error.argmax()], error.max())
+
+
+def test_float_atan2_in_every_octant(run_kernel):
+    """devlib/math/atan2.py folds the plane onto a = min/max in [0, 1]: ratios across [0, 1] in all
+    eight octants (|y| above and below |x|, both signs of each), within the 2 ulp the module promises
+    (OpenCL allows 6)."""
+    t = np.concatenate([np.linspace(0, 1, 20001), np.exp2(RNG.uniform(-149, 0, 2000))]).astype(np.float32)
+    one = np.ones_like(t)
+    y = np.concatenate([t, one, t, one, -t, -one, -t, -one])
+    x = np.concatenate([one, t, -one, -t, one, t, -one, -t])
+    got = run(run_kernel, "atan2", y, x, t="float")
+    exact = np.arctan2(y.astype(np.float64), x.astype(np.float64))
+    error = np.abs(got - exact) / np.spacing(np.abs(exact).astype(np.float32)).astype(np.float64)
+    assert error.max() < 2, (y[error.argmax()], x[error.argmax()], error.max())
