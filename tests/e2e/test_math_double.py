@@ -271,3 +271,22 @@ def test_float_atan2_in_every_octant(run_kernel):
     exact = np.arctan2(y.astype(np.float64), x.astype(np.float64))
     error = np.abs(got - exact) / np.spacing(np.abs(exact).astype(np.float32)).astype(np.float64)
     assert error.max() < 2, (y[error.argmax()], x[error.argmax()], error.max())
+
+
+def test_float_pow_at_the_ends_of_its_exponent_range(run_kernel):
+    """devlib/math/pow.py forms w = y log2|x| in double and 2^w in float: results from the subnormal
+    range to overflow, also with x next to 1 and |y| huge (where w must be exact to 2^-30), within the
+    2 ulp the module promises (OpenCL allows 16)."""
+    x = np.concatenate([np.exp2(RNG.uniform(-149, 128, 6000)), 1 + RNG.uniform(-1e-3, 1e-3, 6000)])
+    w = RNG.uniform(-152, 130, x.size)
+    with np.errstate(divide="ignore"):
+        y = (w / np.log2(x.astype(np.float32).astype(np.float64))).astype(np.float32)
+    x, y = x.astype(np.float32), np.where(np.isfinite(y), y, np.float32(2))
+    got = run(run_kernel, "pow", x, y, t="float")
+    with np.errstate(over="ignore"):
+        exact = np.power(x.astype(np.float64), y.astype(np.float64))
+    exact32 = exact.astype(np.float32)
+    with np.errstate(invalid="ignore"):
+        error = np.abs(got - exact) / np.spacing(np.abs(exact32)).astype(np.float64)
+    error = np.where(got.view(np.int32) == exact32.view(np.int32), 0.0, error)
+    assert error.max() < 2, (x[error.argmax()], y[error.argmax()], error.max())

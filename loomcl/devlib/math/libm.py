@@ -153,6 +153,10 @@ class _Writer:
             n = self.call("rint", self.op(f"fmul {self.F} {x}, {self.f(_LOG2E)}"))
             r = self.fma(n, self.f(-_LN2_HI), x)
             r = self.fma(n, self.f(-_LN2_LO), r)
+        return self.exp_reduced(r, n)
+
+    def exp_reduced(self, r: str, n: str) -> str:
+        """e^r 2^n for |r| <= ln2/2 and integral n in [-151, 129] (floats)."""
         r2 = self.op(f"fmul {self.F} {r}, {r}")
         p = self.op(f"fadd {self.F} {self.fma(r2, self.horner(r, _EXP_POLY), r)}, {self.f(1.0)}")
         return self._times_power_of_two(p, n)
