@@ -13,11 +13,12 @@ vectorize. Float: exp, exp2, log, log2, log10 (devlib/math/libm.py), sin, cos, t
 full-range Payne-Hanek reduction in integer arithmetic), pow (devlib/math/pow.py, log2 in double inside),
 erf (devlib/math/erf.py), atan2 (devlib/math/atan2.py), exp10, expm1, log1p, cbrt, hypot and the
 hyperbolic functions (devlib/math/wide.py), atan, asin, acos (devlib/math/inverse_trig.py), erfc
-(devlib/math/erf_double.py), tgamma and lgamma (devlib/math/gamma.py): the last five files in double
+(devlib/math/erf_double.py), tgamma and lgamma (devlib/math/gamma.py): the last four in double
 inside. Double: sin, cos, tan (devlib/math/trig_double.py), exp, exp2, exp10, log, log2, log10
-(devlib/math/exp_log_double.py), pow (devlib/math/pow_double.py), atan, atan2, asin, acos (devlib/math/atan_double.py), erf, erfc, expm1, log1p,
-the hyperbolic functions and their inverses (devlib/math/hyperbolic_double.py), cbrt and hypot
-(devlib/math/root_double.py), tgamma and lgamma (devlib/math/gamma_double.py).
+(devlib/math/exp_log_double.py), pow (devlib/math/pow_double.py), atan, atan2, asin, acos
+(devlib/math/atan_double.py), erf, erfc, expm1, log1p, the hyperbolic functions and their inverses
+(devlib/math/hyperbolic_double.py), cbrt and hypot (devlib/math/root_double.py), tgamma and lgamma
+(devlib/math/gamma_double.py).
 Float and double fmod (`frem`) are open-coded too (devlib/math/fmod.py, devlib/math/fmod_double.py).
 """
 from __future__ import annotations
