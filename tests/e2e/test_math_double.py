@@ -290,3 +290,15 @@ def test_float_pow_at_the_ends_of_its_exponent_range(run_kernel):
         error = np.abs(got - exact) / np.spacing(np.abs(exact32)).astype(np.float64)
     error = np.where(got.view(np.int32) == exact32.view(np.int32), 0.0, error)
     assert error.max() < 2, (x[error.argmax()], y[error.argmax()], error.max())
+
+
+def test_double_erf_from_its_seam_to_where_it_rounds_to_one(run_kernel):
+    """devlib/math/erf_double.py's erf beyond 0.84375 is 1 - e^(R(a) - a^2), one polynomial R up to
+    |x| = 6: whole vectors just below and above the seam, across the range and past 6, both signs,
+    within the 2 ulp the module promises (OpenCL allows 16), against mpmath."""
+    x = np.concatenate([0.84375 - RNG.uniform(0, 1e-3, 256), 0.84375 + RNG.uniform(0, 0.2, 512),
+                        RNG.uniform(0.84375, 6.5, 1024)])
+    x = np.concatenate([x, -x])
+    got = run(run_kernel, "erf", x)
+    worst, where = worst_ulp(got, (x,), mp.erf)
+    assert worst < 2, (where, worst)
