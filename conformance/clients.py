@@ -2,13 +2,16 @@
 
     python conformance/clients.py [--clients clblast clpeak pyopencl hashcat clfft piglit loopy]
                                   [--vendors loomcl pocl] [--timeout S] [--json FILE] [--loopy-python PY]
+                                  [--hashcat-modes 0 100 ...]
+    python conformance/clients.py --only hashcat          # --only is --clients
 
 - clblast: Debian's clblast-tests (`clblast_test_<routine>`), the routines in CLBLAST_ROUTINES, each
   checked against a reference BLAS; counts its "test(s) passed / skipped / failed".
 - clpeak (apt): bandwidth, compute, transfer and kernel-latency figures; counts the figures printed.
 - pyopencl: pyopencl's own test suite, CI's subset (tests/icd/pyopencl_suite.py --subset).
-- hashcat (apt): `hashcat -b -m MODE` for a few modes, each its kernels' build and self-test;
-  counts the modes that print a speed.
+- hashcat (apt): `hashcat -I`, the self-test and `hashcat -b -m MODE` of ten modes (MD5 to scrypt,
+  WPA and Kerberos), each cold and warm for its first-build time, and a mask attack on a known MD5
+  (conformance/hashcat_client.py); prints the table of both vendors.
 - clfft: Debian's clfft-client, the transforms in CLFFT_TRANSFORMS, each checked by the client
   against its reference FFT ("Internal Client Test *****PASS*****").
 - piglit (apt): `piglit run cl`, piglit's OpenCL API, language and kernel tests (710); counts its
@@ -38,11 +41,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cts import ROOT, vendor_file  # noqa: E402
+from hashcat_client import MODES as HASHCAT_MODES, hashcat, table as hashcat_table  # noqa: E402
 from loopy_suite import run_loopy  # noqa: E402
 
 CLBLAST_ROUTINES = ("xaxpy", "xdot", "xnrm2", "xscal", "xcopy", "xswap", "xamax", "xasum", "xgemv", "xger",
                     "xsymv", "xtrmv", "xgemm", "xsyrk")
-HASHCAT_MODES = (0, 100, 1400, 1700, 1000)  # MD5, SHA1, SHA2-256, SHA2-512, NTLM
 # clFFT-client's transforms: 1D/2D/3D, single and double, powers of 2 and mixed radices (2, 3, 5, 7),
 # forward and backward, in and out of place, batched, planar and real (hermitian) layouts.
 CLFFT_TRANSFORMS = (
@@ -100,19 +103,6 @@ def pyopencl(label: str, timeout: float) -> dict:
     return totals
 
 
-def hashcat(icd: Path, timeout: float) -> dict:
-    modes = {}
-    with tempfile.TemporaryDirectory() as home:  # its kernel cache and session files
-        for mode in HASHCAT_MODES:
-            output, seconds, late = run(["hashcat", "-b", "-m", str(mode), "-D", "1", "--quiet"], icd, timeout,
-                                        cwd=Path(home))
-            speed = re.search(r"Speed\.#\d+\.*:\s*(\S+ \S+)", output)
-            error = next((line for line in output.splitlines() if "error" in line.lower() or "fail" in line.lower()), "")
-            modes[mode] = {"speed": speed.group(1) if speed else None, "seconds": round(seconds),
-                           "timed out": late, "error": error[:200]}
-    return {"modes with a speed": sum(1 for m in modes.values() if m["speed"]), "modes": modes}
-
-
 def clfft(icd: Path, timeout: float) -> dict:
     failing = []
     for transform in CLFFT_TRANSFORMS:
@@ -156,10 +146,11 @@ CLIENTS = {"clblast": ("clblast_test_xaxpy", clblast), "clpeak": ("clpeak", clpe
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clients", nargs="*", default=list(CLIENTS))
+    parser.add_argument("--clients", "--only", nargs="*", default=list(CLIENTS))
     parser.add_argument("--vendors", nargs="*", default=["loomcl", "pocl"])
     parser.add_argument("--timeout", type=float, default=900, help="seconds one client program may take")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--hashcat-modes", nargs="*", type=int, default=list(HASHCAT_MODES))
     parser.add_argument("--loopy-python", default=sys.executable,
                         help="a Python with loopy, pyopencl, pytest and llvmlite (loopy's own environment)")
     args = parser.parse_args(argv)
@@ -174,11 +165,15 @@ def main(argv: list[str] | None = None) -> int:
                 found = pyopencl(label, args.timeout)
             elif client == "loopy":
                 found = run_loopy(label, args.loopy_python, args.timeout)
+            elif client == "hashcat":
+                found = hashcat(icd, args.timeout, args.hashcat_modes)
             else:
                 found = function(icd, args.timeout)
             results.setdefault(client, {})[label] = found
             shown = {key: value for key, value in found.items() if key != "outcomes"}
             print(f"clients: {label} {client}: {json.dumps(shown)}", flush=True)
+    if "hashcat" in results:
+        print(hashcat_table(results["hashcat"]), flush=True)
     if args.json:
         args.json.write_text(json.dumps({"date": time.strftime("%Y-%m-%d %H:%M"), "results": results}, indent=1))
     return 0

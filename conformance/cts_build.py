@@ -74,9 +74,9 @@ def loader_dir() -> str:
 def configure(root: Path, build: Path) -> None:
     if (build / "CMakeCache.txt").exists():
         return
-    for tool in ("cmake", "make", "g++", "spirv-as"):  # test_compiler's build assembles SPIR-V files
+    for tool in ("cmake", "make", "g++"):
         if shutil.which(tool) is None:
-            raise BuildError(f"{tool} is not installed (apt-get install cmake make g++ spirv-tools)")
+            raise BuildError(f"{tool} is not installed (apt-get install cmake make g++)")
     build.mkdir(parents=True, exist_ok=True)
     command = ["cmake", str(root / "OpenCL-CTS"), "-DCMAKE_BUILD_TYPE=Release",
                f"-DCL_INCLUDE_DIR={root / 'OpenCL-Headers'}", f"-DCL_LIB_DIR={loader_dir()}",
@@ -92,6 +92,9 @@ def build_targets(build: Path, targets: list[str], jobs: int) -> list[str]:
     logs = build / "logs"
     logs.mkdir(exist_ok=True)
     for target in targets:
+        if target == "test_compiler" and shutil.which("spirv-as") is None:  # its build assembles SPIR-V
+            failed.append(f"{target}: spirv-as is not installed (apt-get install spirv-tools)")
+            continue
         try:
             _logged(["make", f"-j{jobs}", target], build, logs / f"{target}.log")
         except BuildError as why:

@@ -55,9 +55,10 @@ def select(tests: list[str], patterns: list[str]) -> list[str]:
 
 
 def run_binary(binary: Path, tests: list[str], options: list[str], vendor_file: Path, timeout: float,
-               budget: float, log_file: Path) -> Outcomes:
+               budget: float, log_file: Path, names_tests: bool = True) -> Outcomes:
     """Runs `tests` (each with `timeout` seconds; the whole within `budget`); what the budget leaves
-    unrun is a timeout too."""
+    unrun is a timeout too. `names_tests` False: the command line names no test (the binary runs
+    all of them)."""
     outcomes, left, started = Outcomes(), list(tests), time.monotonic()
     env = {**os.environ, "OCL_ICD_VENDORS": str(vendor_file), "CL_WIMPY_MODE": "1"}
     with open(log_file, "w") as log:
@@ -68,7 +69,8 @@ def run_binary(binary: Path, tests: list[str], options: list[str], vendor_file: 
                 log.write(f"\n[runner] the binary's time budget ({budget:.0f} s) is spent: "
                           f"{len(left)} tests not run\n")
                 break
-            ended, current = _one_start(binary, left, options, env, min(timeout, remaining), outcomes, log)
+            ended, current = _one_start(binary, left, options, env, min(timeout, remaining), outcomes, log,
+                                        names_tests)
             left = [name for name in left if name not in outcomes.tests]
             if left and not ended:  # the binary ended without a word about these: do not loop on them
                 outcomes.tests.update({name: NOT_REPORTED for name in left})
@@ -83,12 +85,12 @@ def run_binary(binary: Path, tests: list[str], options: list[str], vendor_file: 
 
 
 def _one_start(binary: Path, tests: list[str], options: list[str], env: dict, timeout: float,
-               outcomes: Outcomes, log) -> tuple[str | None, str | None]:
+               outcomes: Outcomes, log, names_tests: bool = True) -> tuple[str | None, str | None]:
     """One start of the binary on `tests`: records what it reports; returns (None, _) when it ran
     to its end, else (TIMEOUT or CRASHED, the test it was in, if it said)."""
     log.write(f"\n[runner] {binary.name} {' '.join(options)} ({len(tests)} tests)\n")
     log.flush()
-    process = subprocess.Popen([str(binary), *options, *tests], stdout=subprocess.PIPE,
+    process = subprocess.Popen([str(binary), *options, *(tests if names_tests else [])], stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, env=env, cwd=binary.parent, start_new_session=True)
     watcher = selectors.DefaultSelector()
     watcher.register(process.stdout, selectors.EVENT_READ)

@@ -11,12 +11,68 @@ import os
 
 
 
+def allowed_cpus() -> frozenset[int]:
+    """The CPUs this process may run on (its affinity mask: taskset, a container's cpuset)."""
+    try:
+        return frozenset(os.sched_getaffinity(0)) or frozenset({0})
+    except (AttributeError, OSError):
+        return frozenset(range(max(1, os.cpu_count() or 1)))
+
+
 def available_cores() -> int:
     """Cores this process may run on (the affinity mask, not the machine's count)."""
+    return len(allowed_cpus())
+
+
+def cpu_quota(proc_cgroup: str = "/proc/self/cgroup", cgroup_root: str = "/sys/fs/cgroup") -> float | None:
+    """The CPU time per second this process's cgroups allow it (cgroup v2's cpu.max, v1's
+    cpu.cfs_quota_us over cpu.cfs_period_us; the tightest of its cgroup and their ancestors), or None
+    when unlimited or unknown. A container limited to 2 CPUs of 16 runs 2 cores' worth at most."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+        with open(proc_cgroup, encoding="utf-8") as file:
+            lines = file.read().splitlines()
+    except OSError:
+        return None
+    limits = []
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        if controllers == "":  # v2: one hierarchy
+            files = [("cpu.max",)]
+            mounts = [cgroup_root]
+        elif "cpu" in controllers.split(","):
+            files = [("cpu.cfs_quota_us", "cpu.cfs_period_us")]
+            mounts = [os.path.join(cgroup_root, controllers), os.path.join(cgroup_root, "cpu")]
+        else:
+            continue
+        parts = [part for part in path.split("/") if part]
+        for mount in mounts:
+            for depth in range(len(parts), -1, -1):  # the cgroup, then its ancestors
+                directory = os.path.join(mount, *parts[:depth])
+                for names in files:
+                    limit = _cgroup_limit(directory, names)
+                    if limit is not None:
+                        limits.append(limit)
+    return min(limits) if limits else None
+
+
+def _cgroup_limit(directory: str, names: tuple[str, ...]) -> float | None:
+    try:
+        texts = []
+        for name in names:
+            with open(os.path.join(directory, name), encoding="utf-8") as file:
+                texts.append(file.read().split())
+    except OSError:
+        return None
+    try:
+        if len(texts) == 1:  # "QUOTA PERIOD" or "max PERIOD"
+            quota, period = texts[0][0], texts[0][1]
+        else:
+            quota, period = texts[0][0], texts[1][0]
+        if quota == "max" or int(quota) <= 0:
+            return None
+        return int(quota) / int(period)
+    except (IndexError, ValueError, ZeroDivisionError):
+        return None
 
 
 @functools.lru_cache(maxsize=None)

@@ -99,6 +99,9 @@ class CompilerOptions:
     options allow (`math_flags`). Empty by default: the kernel's arithmetic stays IEEE-exact."""
     denormals_are_zero: bool = False
     """-cl-denorms-are-zero: kernels run with subnormal inputs and results flushed to zero."""
+    uniform_work_group_size: bool = False
+    """-cl-uniform-work-group-size: the runtime refuses a launch whose global size is not a multiple
+    of its local size (INVALID_WORK_GROUP_SIZE), as the API spec asks of such a program."""
     use_cache: bool = True
     """The on-disk object cache; it does not change the code, so it is not in the cache key."""
     image_formats: tuple = ()
@@ -226,8 +229,9 @@ class CompilerOptions:
 
     def with_build_options(self, build) -> CompilerOptions:
         """These options with the code-generating OpenCL build options of `build` (a
-        frontend.BuildOptions) applied: the math flags, denormal flushing and -cl-opt-disable."""
+        frontend.BuildOptions) applied: the math flags, denormal flushing, -cl-opt-disable and -cl-uniform-work-group-size."""
         return self.replace(fast_math_flags=math_flags(build), denormals_are_zero=build.denorms_are_zero,
+                            uniform_work_group_size=build.uniform_work_group_size,
                             opt_level=0 if build.opt_disable else self.opt_level)
 
 

@@ -96,8 +96,9 @@ def probe_note(limits: Limits) -> list[str]:
     best = max(others, key=others.get)
     if native >= 0.95 * others[best]:
         return []
-    return [f"(the native probe read below {best}'s fma kernel, most likely slowed by other load on the machine "
-            f"while it ran: the fma peak used is the highest probe)"]
+    return [f"(the native probe read below {best}'s fma kernel: it counts its threads' CPU time, so other load "
+            f"does not lower it, but a core whose SMT sibling was busy or that clocked lower while it ran does; "
+            f"the fma peak used is the highest probe)"]
 
 
 def aligned(lines: list[list[str]], left: int, last_left: bool = False) -> str:

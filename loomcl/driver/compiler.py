@@ -33,6 +33,7 @@ from ..abi.kernel import KernelParam, KernelSignature, ParamKind, WorkGroupFunct
 from ..frontend import ast
 from ..frontend import types as ft
 from ..options import LLVM_FLAG_ORDER, CompilerOptions, math_flags
+from . import frontend_cache
 from .compile_stages import timed
 from .gc_pause import collector_paused
 
@@ -324,13 +325,20 @@ def _compile_unit(source: str, options: str, headers: dict[str, str], filename: 
     compiler_options, rest = CompilerOptions.split(options or "")
     _check_pass_names(compiler_options)
     build_options = frontend.parse_options(rest)
-    with timed("frontend"):
-        unit = frontend.parse_program(source, build_options, filename, headers, separate=True)
-    with timed("lowering"):
-        module = lower_program(unit)
-    kernels = {decl.name: kernel_signature(decl) for decl in unit.kernels}
+    # hashcat compiles and links its programs, and makes them from their binaries at every start.
+    cache_key = (frontend_cache.key(source, options, filename, "unit", *(f"{name}\0{text}" for name, text
+                                    in sorted(headers.items()))) if frontend_cache.enabled() else None)
+
+    def front_half(files: dict):
+        with timed("frontend"):
+            unit = frontend.parse_program(source, build_options, filename, headers, separate=True, files=files)
+        with timed("lowering"):
+            module = lower_program(unit)
+        return module, {decl.name: kernel_signature(decl) for decl in unit.kernels}, unit.warnings
+
+    module, kernels, build_log = _through_cache(cache_key, front_half)
     return CompiledUnit(module, kernels, compiler_options.with_build_options(build_options),
-                        build_log=unit.warnings, arg_info=build_options.kernel_arg_info)
+                        build_log=build_log, arg_info=build_options.kernel_arg_info)
 
 
 def link(units: list[CompiledUnit], options: str = "") -> CompiledProgram | None:
@@ -379,6 +387,19 @@ def build(source: str, options: str = "", filename: str = "<kernel>") -> Compile
     return internal_errors_reported("building", lambda: on_deep_stack(lambda: _paused(_build, source, options, filename)))
 
 
+def _through_cache(cache_key: str | None, front_half):
+    """(module, kernels, build log): from the front-half cache under `cache_key`, else from
+    `front_half(files)`, which records the files its include search read, then stored."""
+    cached = frontend_cache.load(cache_key) if cache_key else None
+    if cached is not None:
+        return cached
+    files: dict = {}
+    built = front_half(files)
+    if cache_key:
+        frontend_cache.store(cache_key, files, built)
+    return built
+
+
 def _paused(stage, *args):
     with collector_paused():
         return stage(*args)
@@ -388,13 +409,18 @@ def _build(source: str, options: str, filename: str) -> CompiledProgram:
     from ..lower import lower_program
 
     compiler_options, build_options = parse_build_options(options)
-    with timed("frontend"):
-        unit = frontend.parse_program(source, build_options, filename)
-    with timed("lowering"):
-        module = lower_program(unit, reachable_only=True)
-    kernels = {decl.name: kernel_signature(decl, module) for decl in unit.kernels}
+    cache_key = frontend_cache.key(source, options, filename) if frontend_cache.enabled() else None
+
+    def front_half(files: dict):
+        with timed("frontend"):
+            unit = frontend.parse_program(source, build_options, filename, files=files)
+        with timed("lowering"):
+            module = lower_program(unit, reachable_only=True)
+        return module, {decl.name: kernel_signature(decl, module) for decl in unit.kernels}, unit.warnings
+
+    module, kernels, build_log = _through_cache(cache_key, front_half)
     return CompiledProgram(module, kernels, compiler_options.with_build_options(build_options),
-                           build_log=unit.warnings, arg_info=build_options.kernel_arg_info)
+                           build_log=build_log, arg_info=build_options.kernel_arg_info)
 
 
 def parse_build_options(options: str):

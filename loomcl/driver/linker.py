@@ -14,8 +14,9 @@ work-item form (lower/program.py), and linking merges such modules, as a C linke
   definition (Linkage.INLINE: `inline` without `static` or `extern`, as in a header that several
   units include), which other units' declarations resolve to only if no unit defines the function
   externally (C leaves that case undefined; loomcl links it);
-- `__constant` data is private to its unit too (OpenCL C 1.2 has no extern variables), renamed on
-  a clash;
+- `__constant` data is external unless static (as in C): one definition of a name in all units
+  together, which other units' `extern` declarations resolve to (their types must agree); static
+  data, and the data the compiler makes (string literals), is private to its unit, renamed on a clash;
 - every other function is external: one definition in all units together (a second is a duplicate
   symbol), and each unit's declarations (`module.declarations`, calls of functions it does not
   define) are resolved to it by name; the declaration and the definition must have the same
@@ -44,7 +45,10 @@ def link_modules(modules: list[Module], require_all: bool = True) -> Module:
     """One module of `modules` (compiled units). `require_all`: every called function must be
     defined (an executable); without it the result may keep declarations (a library)."""
     linked = Module()
-    copies = [_copy_unit(module, index, modules, linked) for index, module in enumerate(modules)]
+    values, errors = _copy_globals(modules, linked, require_all)
+    if errors:
+        raise LinkError("\n".join(errors))
+    copies = [_copy_unit(module, index, modules, linked, values[index]) for index, module in enumerate(modules)]
     owners = {copy: callees for callees in copies for copy in callees.values()}
     definitions = _external_definitions(modules, copies)
     errors = []
@@ -60,16 +64,60 @@ def link_modules(modules: list[Module], require_all: bool = True) -> Module:
     return linked
 
 
-def _copy_unit(module: Module, index: int, modules: list[Module], linked: Module) -> dict:
-    """Copy `module`'s globals and functions into `linked`, renaming its private names where they
-    clash; gives {original function: copy}, to retarget calls."""
-    values = {}
-    for variable in module.globals:
-        copy = GlobalVariable(_unique(variable.name, {g.name for g in linked.globals}),
-                              variable.value_type, variable.address_space,
-                              None if variable.initializer is None else list(variable.initializer))
-        values[variable] = copy
-        linked.globals.append(copy)
+def _copy_globals(modules: list[Module], linked: Module, require_all: bool) -> tuple[list[dict], list[str]]:
+    """Copy every unit's `__constant` data into `linked`: external definitions under their names,
+    private data renamed where names clash, and each `extern` declaration mapped to the definition
+    of its name. Gives each unit's {original: copy} and the errors found."""
+    values: list[dict] = [{} for _ in modules]
+    defined: dict[str, tuple[int, GlobalVariable]] = {}
+    errors = []
+    for index, module in enumerate(modules):
+        for variable in module.globals:
+            if variable.linkage != "external":
+                continue
+            if variable.name in defined:
+                errors.append(f"error: duplicate symbol '{variable.name}': defined in unit "
+                              f"{defined[variable.name][0]} and in unit {index}")
+                continue
+            defined[variable.name] = (index, _copy_variable(variable, variable.name, linked))
+            values[index][variable] = defined[variable.name][1]
+    for index, module in enumerate(modules):
+        for variable in module.globals:
+            if variable.linkage == "internal":
+                taken = {g.name for g in linked.globals} | set(defined)
+                values[index][variable] = _copy_variable(variable, _unique(variable.name, taken), linked)
+            elif variable.linkage == "declaration":
+                errors += _resolve_variable(variable, index, defined, values[index], linked, require_all)
+    return values, errors
+
+
+def _copy_variable(variable: GlobalVariable, name: str, linked: Module) -> GlobalVariable:
+    copy = GlobalVariable(name, variable.value_type, variable.address_space,
+                          None if variable.initializer is None else list(variable.initializer), variable.linkage)
+    linked.globals.append(copy)
+    return copy
+
+
+def _resolve_variable(declaration: GlobalVariable, index: int, defined: dict, values: dict, linked: Module,
+                      require_all: bool) -> list[str]:
+    found = defined.get(declaration.name)
+    if found is None:
+        if require_all:
+            return [f"error: undefined variable '{declaration.name}', declared extern in unit {index}, is "
+                    f"defined in no unit"]
+        kept = next((g for g in linked.globals if g.name == declaration.name), None)  # a library's
+        values[declaration] = kept or _copy_variable(declaration, declaration.name, linked)
+        return []
+    if found[1].value_type != declaration.value_type:
+        return [f"error: conflicting types for '{declaration.name}': unit {index} declares "
+                f"{declaration.value_type}, unit {found[0]} defines {found[1].value_type}"]
+    values[declaration] = found[1]
+    return []
+
+
+def _copy_unit(module: Module, index: int, modules: list[Module], linked: Module, values: dict) -> dict:
+    """Copy `module`'s functions into `linked` (its globals are copied: `values`), renaming its
+    private names where they clash; gives {original function: copy}, to retarget calls."""
     others = {name for other in modules if other is not module for name in _names(other)}
     callees = {}
     for name, function in module.functions.items():

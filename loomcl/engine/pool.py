@@ -10,7 +10,8 @@ grown here, between launches, when a launch needs more than they hold; the nativ
 arena table. Each participant also owns a guard slot (engine/guard.py: its recovery point when a
 kernel faults or Ctrl-C stops a launch). The guard's fault handlers are installed when the pool boots;
 its SIGINT handler goes in front of Python's whenever Python installed its own anew (signal.signal)
-since the last launch, and only while Python handles SIGINT (not under SIG_DFL or SIG_IGN).
+since the last launch, and only while SIGINT is handled (by Python, or by a C host that embeds Python
+through the ICD; not under SIG_DFL or SIG_IGN, whose meaning stays).
 
 A pool of the default size yields to other processes (engine/contention.py): every INTERVAL_S a
 launch samples the cores the others use, and the launches after it run on the cores they leave
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import math
 import os
 import _signal
 import threading
@@ -33,10 +35,11 @@ from loomcl.abi.kernel import LOCAL_ALIGN
 from loomcl.engine.contention import BUSY_THRESHOLD, CoreShare, participants
 from loomcl.engine.guard import CANCEL_SIGNAL, SLOT_BYTES, STATUS_FAULT, FaultRecord
 from loomcl.engine.native_pool import CHUNKS_PER_THREAD, MAX_CHUNK, SPIN_BUSY, SPIN_ITERATIONS, NativePool
-from loomcl.host import available_cores
+from loomcl.host import allowed_cpus, available_cores, cpu_quota
 
 INITIAL_ARENA_BYTES = 64 * 1024
 SIGINT = int(_signal.SIGINT)
+_UNSEEN = object()  # no SIGINT handler seen yet
 
 
 def thread_count_is_fixed() -> bool:
@@ -45,7 +48,8 @@ def thread_count_is_fixed() -> bool:
 
 
 def default_thread_count() -> int:
-    """`LOOMCL_THREADS` if set to a positive integer, else one thread per available core."""
+    """`LOOMCL_THREADS` if set to a positive integer, else one thread per available core (at most the
+    cores' worth of CPU time the process's cgroup allows, rounded up)."""
     text = os.environ.get("LOOMCL_THREADS", "").strip()
     if text:
         try:
@@ -55,7 +59,8 @@ def default_thread_count() -> int:
         if value >= 1:
             return value
         raise ValueError(f"LOOMCL_THREADS must be a positive integer, got {text!r}")
-    return available_cores()
+    quota = cpu_quota()
+    return available_cores() if quota is None else max(1, min(available_cores(), math.ceil(quota)))
 
 
 class LaunchFailure:
@@ -76,7 +81,7 @@ class WorkerPool:
         self._threads = max(1, int(threads))
         self._active = self._threads  # participants now: the cores that other processes leave
         self._adaptive = adaptive
-        self._share = CoreShare(available_cores())
+        self._share = CoreShare(allowed_cpus(), quota=cpu_quota())
         self._spin = SPIN_ITERATIONS
         self._started: list[threading.Thread] = []
         self._arena_bytes = -1  # forces _prepare (and the JIT) on the first launch
@@ -85,7 +90,7 @@ class WorkerPool:
         self._shut_down = False
         self._workers_wanted = self._threads > 1
         self._slot_tables: list[np.ndarray] = []  # every table stays: a signal handler may read an old one
-        self._interrupt_handler = None
+        self._interrupt_handler = _UNSEEN
         self._guarded_threads = threading.local()
 
     @property
@@ -163,7 +168,8 @@ class WorkerPool:
         if spin != self._spin:
             self._spin = spin
             self._native.set_spin(spin)
-        active = participants(self._threads, self._share.cores, others) if self._adaptive else self._threads
+        share = self._share
+        active = participants(self._threads, share.cores, others, share.quota) if self._adaptive else self._threads
         if active != self._active:
             self._active = active
             self._configure()
@@ -184,7 +190,8 @@ class WorkerPool:
         self._guarded_threads.ready = True
 
     def _install_interrupt(self, handler) -> None:
-        if callable(handler):
+        # None: a handler that Python did not install (a C host's, whose call then returns an error)
+        if callable(handler) or handler is None:
             self._native.install_interrupt()
         self._interrupt_handler = handler
 

@@ -24,15 +24,17 @@ __all__ = ["parse_program", "parse_options", "parse_link_options", "LinkOptions"
 
 
 def parse_program(source: str, options: BuildOptions | None = None, filename: str = "<kernel>",
-                  headers: dict[str, str] | None = None, separate: bool = False) -> TranslationUnit:
+                  headers: dict[str, str] | None = None, separate: bool = False,
+                  files: dict | None = None) -> TranslationUnit:
     """Preprocess, parse and type-check an OpenCL C program; raise CompileError on any error.
     `headers`: the text of `#include "name"` by name (clCompileProgram's header programs), looked
     up before the file system. `separate`: the program is one unit of several linked later, so a
-    function it declares may be defined in another (sema.py)."""
+    function it declares may be defined in another (sema.py). `files`, when given, receives every
+    path the include search looked at: the text read there, or None where no file was."""
     options = options or BuildOptions()
     diags = Diagnostics(warnings_as_errors=options.warnings_as_errors,
                         suppress_warnings=options.suppress_warnings, warn_all=options.warn_all)
-    tokens = preprocess(SourceFile(filename, source), options, diags, headers or {})
+    tokens = preprocess(SourceFile(filename, source), options, diags, headers or {}, files)
     finish_tokens(tokens, diags, options.single_precision_constant)
     tu = parse(tokens, diags)
     analyze(tu, options, diags, separate)  # runs after syntax errors too: more of the program is checked

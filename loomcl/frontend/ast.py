@@ -336,12 +336,14 @@ class VectorLiteral(Expr):
 
 @dataclass(eq=False)
 class SizeOf(Expr):
-    """sizeof expr / sizeof(type), or with `alignment` _Alignof / __alignof__: only between parser
-    and sema (sema folds it to IntLiteral)."""
+    """sizeof expr / sizeof(type), or with `alignment` _Alignof / __alignof__, or with `vec_step`
+    OpenCL C's vec_step (the lanes of a vector type, 4 for a 3-lane one; 1 for a scalar): only
+    between parser and sema (sema folds it to IntLiteral)."""
 
     operand: Optional[Expr] = None
     type_operand: Optional[Type] = None
     alignment: bool = False
+    vec_step: bool = False
 
 
 @dataclass(eq=False)
@@ -350,6 +352,14 @@ class Designation(Expr):
 
     name: str
     value: Expr
+
+
+@dataclass(eq=False)
+class CompoundLiteral(Expr):
+    """`(int2){x, y}` (C 6.5.2.5): .type is the type named, init its brace list; only between parser
+    and sema (sema makes a vector's a VectorLiteral, a scalar's its converted value)."""
+
+    init: "InitList"
 
 
 @dataclass(eq=False)
@@ -511,6 +521,7 @@ class VarDecl:
     init: Optional[Expr] = None
     is_program_scope: bool = False
     sampler_bits: Optional[int] = None      # a `const sampler_t`: its folded initializer (no storage)
+    storage: Optional[str] = None           # "static" or "extern" as written (program scope)
 
     @property
     def address_space(self) -> AddressSpace:

@@ -5,7 +5,7 @@ options, split as a POSIX shell would): `-D NAME`, `-DNAME=VALUE`, `-D NAME=VALU
 `-D 'F(x)=#x'`, `-U NAME`, `-I DIR`, `-IDIR`, the standard OpenCL options (OpenCL 3.0 API spec, sec.
 5.8.6) and clang's other `-W...` warning switches, which change nothing here. Each is read where it acts: -D/-U/-I and -cl-std
 by the preprocessor (predefined.py) and sema, -w/-Werror by Diagnostics, -cl-single-precision-constant
-by the lexer, the math options, -cl-denorms-are-zero and -cl-opt-disable by code generation
+by the lexer, the math options, -cl-denorms-are-zero, -cl-opt-disable and -cl-uniform-work-group-size by code generation
 (CompilerOptions.with_build_options, loomcl/options.py), -cl-kernel-arg-info by the runtime's
 clGetKernelArgInfo. Anything else raises `OptionError` naming the option, rather than being silently
 ignored, so a typo such as `-cl-fast-relaxed-maths` is caught at build time.
@@ -16,7 +16,8 @@ import re
 import shlex
 from dataclasses import dataclass, replace
 
-from .diagnostics import OptionError
+from .diagnostics import CompileError, Diagnostic, OptionError, Severity
+from .source import BUILTIN_LOCATION
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class BuildOptions:
     include_dirs: tuple[str, ...] = ()
     cl_std: str | None = None
     """-cl-std's version, or None when not given (OpenCL C 1.2, the device's; predefined.py).
-    CL2.x is refused: the device has no OpenCL C 2.0 (runtime/versions.py)."""
+    CL2.x fails the build: the device has no OpenCL C 2.0 (runtime/versions.py)."""
     fast_relaxed_math: bool = False
     mad_enable: bool = False
     no_signed_zeros: bool = False
@@ -44,6 +45,7 @@ class BuildOptions:
     single_precision_constant: bool = False
     opt_disable: bool = False
     kernel_arg_info: bool = False
+    uniform_work_group_size: bool = False
     debug_info: bool = False
     suppress_warnings: bool = False
     warnings_as_errors: bool = False
@@ -61,13 +63,14 @@ _FLAGS = {
     "-cl-single-precision-constant": "single_precision_constant",
     "-cl-opt-disable": "opt_disable",
     "-cl-kernel-arg-info": "kernel_arg_info",
+    "-cl-uniform-work-group-size": "uniform_work_group_size",
     "-g": "debug_info",
     "-w": "suppress_warnings",
     "-Werror": "warnings_as_errors",
     "-Wall": "warn_all",
 }
 # Standard options that change nothing for a CPU device.
-_IGNORED = {"-cl-strict-aliasing", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp",
+_IGNORED = {"-cl-strict-aliasing", "-cl-no-subgroup-ifp",
             "-cl-fp32-correctly-rounded-divide-sqrt"}
 _STANDARDS = {"CL1.0", "CL1.1", "CL1.2", "CL3.0"}  # the device's OPENCL_C_ALL_VERSIONS
 _UNSUPPORTED_STANDARDS = {"CL2.0", "CL2.1", "CL2.2"}
@@ -106,9 +109,12 @@ def _parse_one(words: list[str], i: int, result: BuildOptions) -> tuple[BuildOpt
         return result, i + 1  # clang's other warning switches (-Wno-unused, ...) do not fail a build
     if word.startswith("-cl-std="):
         std = word[len("-cl-std="):]
-        if std in _UNSUPPORTED_STANDARDS:
-            raise OptionError(word, f"the device does not support OpenCL C {std[2:]} (it compiles "
-                                    f"OpenCL C 1.0, 1.1, 1.2 and 3.0)")
+        if std in _UNSUPPORTED_STANDARDS:  # a valid option the spec says "will fail to compile"
+            # the program on a device whose OPENCL_C_ALL_VERSIONS lacks it (API spec 5.8.6.5):
+            # a build failure with its log, not an invalid option
+            raise CompileError([Diagnostic(Severity.ERROR, BUILTIN_LOCATION,
+                                           f"the device does not support OpenCL C {std[2:]} "
+                                           f"('{word}'; it compiles OpenCL C 1.0, 1.1, 1.2 and 3.0)")])
         if std not in _STANDARDS:
             raise OptionError(word, "unknown OpenCL C version")
         return replace(result, cl_std=std), i + 1

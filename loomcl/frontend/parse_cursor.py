@@ -18,6 +18,9 @@ from .types import BUILTIN_TYPE_NAMES, ERROR, Record, Type
 from .unsupported import TYPES as UNSUPPORTED_TYPES
 
 
+_WORDS = (TokenKind.PUNCT, TokenKind.KEYWORD)
+
+
 class SyntaxRecovery(Exception):
     """Raised after a syntax error has been reported; caught where parsing can resynchronize."""
 
@@ -29,21 +32,24 @@ class TokenCursor:
         self.tags: list[dict[str, Record]] = [{}]   # struct/union tags, scoped alike
 
     # ---- cursor -------------------------------------------------------------------------------
+    # `pos` never passes the EOF token that ends `tokens`, so `tokens[pos]` is always there.
     def peek(self, ahead: int = 0) -> Token:
+        if not ahead:
+            return self.tokens[self.pos]
         try:
             return self.tokens[self.pos + ahead]
         except IndexError:  # past the end: the EOF token, again
             return self.tokens[-1]
 
     def next(self) -> Token:
-        tok = self.peek()
+        tok = self.tokens[self.pos]
         if tok.kind is not TokenKind.EOF:
             self.pos += 1
         return tok
 
     def at(self, text: str) -> bool:
-        tok = self.peek()
-        return tok.text == text and tok.kind in (TokenKind.PUNCT, TokenKind.KEYWORD)
+        tok = self.tokens[self.pos]
+        return tok.text == text and tok.kind in _WORDS
 
     def consume(self, text: str) -> Token | None:
         return self.next() if self.at(text) else None

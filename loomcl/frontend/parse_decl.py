@@ -365,4 +365,4 @@ class DeclarationParser:
             # OpenCL C 1.2/2.0 6.8: a function's variables have no static storage (a static local
             # would otherwise silently become per-work-item private)
             self.diags.error(spec.loc, "variables in function scope cannot be declared static")
-        return A.VarDecl(decl.loc, decl.name, decl.type, init, program_scope)
+        return A.VarDecl(decl.loc, decl.name, decl.type, init, program_scope, storage=spec.storage)

@@ -21,7 +21,9 @@ _ASSIGN_OPS = {
 }
 _UNARY_OPS = {"+": A.UnaryOp.PLUS, "-": A.UnaryOp.MINUS, "!": A.UnaryOp.LOGICAL_NOT,
               "~": A.UnaryOp.BIT_NOT}
-_ALIGNOF = ("_Alignof", "__alignof__", "__alignof")  # C11's and GNU's spellings (clang takes all three)
+_ALIGNOF = ("_Alignof", "__alignof__", "__alignof")
+_POSTFIX = frozenset(("[", "(", "++", "--", ".", "->"))  # what may follow a postfix expression's operand
+_WORDS = (TokenKind.PUNCT, TokenKind.KEYWORD)  # C11's and GNU's spellings (clang takes all three)
 
 
 # binary operator spelling -> (precedence level, operator); a higher level binds tighter
@@ -90,12 +92,16 @@ class ExpressionParser:
         return self.binary()
 
     # cast = "(" type-name ")" cast | "(" vector-type-name ")" "(" args ")" | unary
+    #      | "(" type-name ")" initializer postfix-suffixes   (a compound literal)
     # (`(char4)(char)0` is a cast of a cast: a type name cannot start a vector literal's list)
     def cast(self) -> A.Expr:
-        if self.at("(") and self.is_type_name(self.peek(1)):
+        tok = self.tokens[self.pos]
+        if tok.text == "(" and tok.kind is TokenKind.PUNCT and self.is_type_name(self.peek(1)):
             tok = self.next()
             target = self.type_name()
             self.expect(")", " after type in cast")
+            if self.at("{"):
+                return self.postfix(A.CompoundLiteral(tok.loc, self.initializer(), type=target))
             if target.is_vector and self.at("(") and not self.is_type_name(self.peek(1)) and self.consume("("):
                 return A.VectorLiteral(tok.loc, self.call_args(), type=target)
             return A.Cast(tok.loc, None, self.cast(), type=target)
@@ -103,9 +109,14 @@ class ExpressionParser:
 
     # unary = ("+" | "-" | "!" | "~") cast | ("*" | "&") cast | ("++" | "--") unary
     #       | "sizeof" "(" type-name ")" | "sizeof" unary | postfix
-    #       | ("_Alignof" | "__alignof__" | "__alignof") ("(" type-name ")" | unary)
+    #       | ("_Alignof" | "__alignof__" | "__alignof" | "vec_step") ("(" type-name ")" | unary)
     def unary(self) -> A.Expr:
-        tok = self.peek()
+        tok = self.tokens[self.pos]
+        if tok.kind not in _WORDS:  # a name or a literal: the common case
+            if tok.text == "vec_step" and tok.kind is TokenKind.IDENT:  # OpenCL C's operator (6.4.4.5)
+                self.next()
+                return self.sizeof_operand(tok, vec_step=True)
+            return self.postfix()
         if tok.kind is TokenKind.PUNCT and tok.text in _UNARY_OPS:
             self.next()
             return A.Unary(tok.loc, _UNARY_OPS[tok.text], self.cast())
@@ -122,19 +133,21 @@ class ExpressionParser:
             return self.sizeof_operand(tok, alignment=True)
         return self.postfix()
 
-    def sizeof_operand(self, tok, alignment: bool = False) -> A.Expr:
+    def sizeof_operand(self, tok, alignment: bool = False, vec_step: bool = False) -> A.Expr:
         if self.at("(") and self.is_type_name(self.peek(1)):
             self.next()
             target = self.type_name()
             self.expect(")", f" after type in {tok.text}")
-            return A.SizeOf(tok.loc, type_operand=target, alignment=alignment)
-        return A.SizeOf(tok.loc, operand=self.unary(), alignment=alignment)
+            return A.SizeOf(tok.loc, type_operand=target, alignment=alignment, vec_step=vec_step)
+        return A.SizeOf(tok.loc, operand=self.unary(), alignment=alignment, vec_step=vec_step)
 
     # postfix = primary ("[" expr "]" | "(" args ")" | "++" | "--" | ("." | "->") identifier)*
-    def postfix(self) -> A.Expr:
-        node = self.primary()
+    def postfix(self, node: A.Expr | None = None) -> A.Expr:
+        node = node or self.primary()
         while True:
-            tok = self.peek()
+            tok = self.tokens[self.pos]
+            if tok.kind is not TokenKind.PUNCT or tok.text not in _POSTFIX:
+                return node
             if self.consume("["):
                 index = self.expr()
                 self.expect("]", " after array subscript")

@@ -91,11 +91,28 @@ class Parser(TokenCursor, ExpressionParser, DeclarationParser, RecordParser):
         self.pop_scope()
         return A.CompoundStmt(open_brace.loc, items)
 
-    # block-item = declaration | stmt
+    # block-item = declaration | attributes loop-stmt | stmt
     def block_item(self) -> A.Stmt:
         tok = self.peek()
+        if tok.is_("__attribute__") and (loop := self.attributed_loop()) is not None:
+            return loop
         if self.is_type_name(tok) and not self.peek(1).is_(":"):
             return A.DeclStmt(tok.loc, self.declaration(self.declspec()))
+        return self.stmt()
+
+    def attributed_loop(self) -> A.Stmt | None:
+        """`__attribute__((opencl_unroll_hint(n))) for (...)` (OpenCL C 6.11.5): a loop's attributes
+        are hints, which the loop optimizer's own choice replaces. None (nothing consumed) when the
+        attributes begin a declaration instead."""
+        start = self.pos
+        attributes = self.attributes()
+        if self.peek().kind is not TokenKind.KEYWORD or self.peek().text not in ("for", "while", "do"):
+            self.pos = start
+            return None
+        for attribute in attributes:
+            if attribute.name != "opencl_unroll_hint":
+                self.diags.warning(attribute.loc, f"unknown attribute '{attribute.name}' ignored",
+                                   "unknown-attributes")
         return self.stmt()
 
     # stmt = "return" expr? ";" | "if" "(" expr ")" stmt ("else" stmt)?

@@ -9,8 +9,10 @@ function-like macro's replacement gets the intersection of the hide sets of the 
 closing parenthesis, plus the name. Arguments are fully macro-expanded before substitution unless
 they are operands of `#` (stringize) or `##` (paste), which see the argument's spelling.
 
-Directives are recognized only at the start of a line in file tokens (never in expansion results).
-Skipped conditional groups are scanned for nested #if/#endif only. `#if` lines have `defined`
+File tokens come from a stack of lexers (the file and the files it includes), a chunk at a time:
+up to the end of the next directive line (lexer.py). Directives are recognized only at the start of
+a line in file tokens (never in expansion results). Skipped conditional groups are never tokenized:
+the lexer jumps over their text to the directive that ends them. `#if` lines have `defined`
 replaced, are macro-expanded, have leftover identifiers replaced by 0, and are evaluated by pp_expr.
 
 Tokens produced by an expansion take the location of the macro name at the use site, so diagnostics
@@ -23,7 +25,7 @@ from dataclasses import dataclass, field
 
 from . import pp_expr
 from .diagnostics import Diagnostics
-from .lexer import tokenize, tokenize_text
+from .lexer import Lexer, tokenize, tokenize_text
 from .options import BuildOptions
 from .predefined import EXTENSIONS, predefined_source
 from .source import SourceFile
@@ -55,33 +57,46 @@ class Preprocessor:
     diags: Diagnostics
     headers: dict[str, str] = field(default_factory=dict)  # `#include` name -> text, before files
     macros: dict[str, Macro] = field(default_factory=dict)
-    _pending: list[Token] = field(default_factory=list)
+    _pending: list[Token] = field(default_factory=list)  # tokens before the lexer's, next one last
+    _lexers: list[Lexer] = field(default_factory=list)   # the file being read and those including it
     _conditionals: list[_Conditional] = field(default_factory=list)
     _include_count: int = 0
     _once: set[str] = field(default_factory=set)  # real paths of files that said `#pragma once`
+    files: dict[str, str | None] = field(default_factory=dict)
+    """Every path the include search looked at: the text it read there, or None (no file there).
+    The same texts at the same paths preprocess the same (driver/frontend_cache.py relies on it)."""
 
     # ---- driver -------------------------------------------------------------------------------
     def run(self, file: SourceFile) -> list[Token]:
         """Preprocess `file`: the predefined macros and -D/-U options apply first."""
         self._define_predefined()
-        self._push(tokenize(file, self.diags))
+        self._lexers = [Lexer(file, self.diags)]
         out: list[Token] = []
-        while True:
-            tok = self._next()
-            if tok.kind is TokenKind.EOF:
-                self._check_unterminated()
-                out.append(tok)
-                return out
-            if tok.is_("#") and tok.at_bol:
+        append, pending, macros = out.append, self._pending, self.macros
+        ident, punct, eof = TokenKind.IDENT, TokenKind.PUNCT, TokenKind.EOF
+        while True:  # _next() and _expand(), inlined: this loop sees every token of the program
+            if not pending:
+                self._refill()
+            tok = pending.pop()
+            kind = tok.kind
+            if kind is ident:
+                if (tok.text in macros or tok.text in _DYNAMIC) and self._expand(tok):
+                    continue
+                append(tok)
+            elif kind is punct and tok.at_bol and tok.text == "#":
                 self._directive(tok)
-            elif not self._expand(tok):
-                out.append(tok)
+            elif kind is eof:
+                self._check_unterminated()
+                append(tok)
+                return out
+            else:
+                append(tok)
 
     def _define_predefined(self) -> None:
         text = predefined_source(self.options)
         for m in self.options.macros:
             text += f"#define {m.name} {m.value}\n" if m.value is not None else f"#undef {m.name}\n"
-        self._push(tokenize_text(text, self.diags, "<command line>"))
+        self._lexers = [Lexer(SourceFile("<command line>", text), self.diags)]
         while not (tok := self._next()).kind is TokenKind.EOF:
             self._directive(tok)
 
@@ -95,16 +110,34 @@ class Preprocessor:
         self._pending.extend(reversed(tokens))
 
     def _next(self) -> Token:
+        if not self._pending:
+            self._refill()
         return self._pending.pop()
 
     def _peek(self) -> Token:
+        if not self._pending:
+            self._refill()
         return self._pending[-1]
+
+    def _refill(self) -> None:
+        """The next chunk of file tokens onto the empty stack; an included file's end goes on in
+        the file that included it (its EOF token is dropped), the main file's EOF stays."""
+        while not self._pending:
+            chunk = self._lexers[-1].next_chunk()
+            if chunk[-1].kind is TokenKind.EOF and len(self._lexers) > 1:
+                chunk.pop()
+                self._lexers.pop()
+            self._push(chunk)
+
+    def _line_ended(self) -> bool:
+        """Whether the directive line being read has no token left: a chunk ends with its line."""
+        return not self._pending or self._pending[-1].at_bol
 
     def _rest_of_line(self) -> list[Token]:
         """The tokens up to the end of the current directive line."""
         line = []
-        while not self._peek().at_bol:
-            line.append(self._next())
+        while not self._line_ended():
+            line.append(self._pending.pop())
         return line
 
     # ---- macro expansion ----------------------------------------------------------------------
@@ -112,7 +145,7 @@ class Preprocessor:
         """If tok names an expandable macro, push its expansion and return True."""
         if tok.kind is not TokenKind.IDENT or tok.text in tok.hideset:
             return False
-        if tok.text in ("__LINE__", "__FILE__"):
+        if tok.text in _DYNAMIC:
             return self._expand_dynamic(tok)
         macro = self.macros.get(tok.text)
         if macro is None:
@@ -143,7 +176,8 @@ class Preprocessor:
     @staticmethod
     def _relocate(body: list[Token], origin: Token, hideset: frozenset[str]) -> list[Token]:
         """Copies of body placed at the macro use site, with hideset added."""
-        out = [t.copy(loc=origin.loc, hideset=t.hideset | hideset, at_bol=False) for t in body]
+        loc = origin.loc
+        out = [t.expanded_at(loc, hideset) for t in body]
         if out:
             out[0].has_space = origin.has_space
         return out
@@ -313,15 +347,20 @@ class Preprocessor:
         elif self._include_count >= _MAX_INCLUDES:
             self.diags.error(directive.loc, "#include nested too deeply")
         else:
-            tokens = tokenize(SourceFile(path, self._include_text(path)), self.diags)
             self._include_count += 1
-            self._push(tokens[:-1])
+            lexer = Lexer(SourceFile(path, self._include_text(path)), self.diags)
+            if self._pending:  # the #include line ended its file: its EOF waits under the tokens
+                self._push(tokenize(lexer)[:-1])
+            else:
+                self._lexers.append(lexer)
 
     def _include_text(self, path: str) -> str:
         if path in self.headers:
             return self.headers[path]
         with open(path, encoding="utf-8") as f:
-            return f.read()
+            text = f.read()
+        self.files[path] = text
+        return text
 
     def _find_include(self, target: str, angled: bool, directive: Token) -> str | None:
         """The header program named `target`, else the file it names in the including file's
@@ -333,6 +372,7 @@ class Preprocessor:
             path = os.path.join(d, target)
             if os.path.isfile(path):
                 return path
+            self.files.setdefault(path, None)
         return None
 
     def _if(self, directive: Token) -> None:
@@ -389,20 +429,33 @@ class Preprocessor:
         return self._conditionals[-1]
 
     def _skip_group(self) -> None:
-        """Skip tokens up to the #elif/#else/#endif that closes this group, leaving it next."""
+        """Skip up to the #elif/#else/#endif that closes this group, leaving it next. The group's
+        directive line ends a chunk, so the skipping happens in the lexer's text; where an included
+        file ends inside the group, the group goes on in the file that included it."""
+        depth = self._skip_tokens() if self._pending else 0
+        while depth is not None:
+            depth = self._lexers[-1].skip_group(depth)
+            if depth is None or len(self._lexers) == 1:
+                return
+            self._lexers.pop()
+
+    def _skip_tokens(self) -> int | None:
+        """Skip over tokens already lexed (never met: a directive line ends its chunk): None at the
+        directive that ends the group, else the depth open when they ran out."""
         depth = 0
-        while self._peek().kind is not TokenKind.EOF:
-            tok = self._next()
-            if not (tok.is_("#") and tok.at_bol) or self._peek().at_bol:
+        while self._pending and self._pending[-1].kind is not TokenKind.EOF:
+            tok = self._pending.pop()
+            if not (tok.is_("#") and tok.at_bol) or self._line_ended():
                 continue
-            word = self._peek().text
+            word = self._pending[-1].text
             if word in ("if", "ifdef", "ifndef"):
                 depth += 1
             elif word in ("elif", "else", "endif"):
                 if depth == 0:
                     self._pending.append(tok)
-                    return
+                    return None
                 depth -= word == "endif"
+        return depth
 
     def _evaluate(self, directive: Token) -> bool:
         line = self._replace_defined(self._rest_of_line())
@@ -477,6 +530,7 @@ _DIRECTIVES = {
     "pragma": Preprocessor._pragma, "line": Preprocessor._ignore_line,
 }
 
+_DYNAMIC = ("__LINE__", "__FILE__")
 _NOWHERE = Token(TokenKind.EOF, "", tokenize_text("", Diagnostics())[0].loc)
 _PLACEMARKER = Token(TokenKind.PUNCT, "", _NOWHERE.loc)
 
@@ -513,7 +567,12 @@ def _stringize(arg: list[Token], where: Token) -> Token:
 
 
 def preprocess(file: SourceFile, options: BuildOptions, diags: Diagnostics,
-               headers: dict[str, str] | None = None) -> list[Token]:
+               headers: dict[str, str] | None = None, files: dict | None = None) -> list[Token]:
     """The preprocessed tokens of `file` (ending with EOF); problems go to diags. `headers` maps
-    `#include` names to their text (clCompileProgram's header programs)."""
-    return Preprocessor(options, diags, headers or {}).run(file)
+    `#include` names to their text (clCompileProgram's header programs). `files`, when given,
+    receives Preprocessor.files: what the include search found on the file system."""
+    preprocessor = Preprocessor(options, diags, headers or {})
+    tokens = preprocessor.run(file)
+    if files is not None:
+        files.update(preprocessor.files)
+    return tokens

@@ -220,14 +220,19 @@ class Sema(StringLiteralChecker, ExpressionChecker, InitializerChecker, RecordCh
         if space is not None:
             d.type = T.with_address_space(d.type, space)
         constant = space is T.AddressSpace.CONSTANT
+        external = program_scope and d.storage == "extern" and d.init is None
+        if external and not self.separate:
+            self.diags.error(d.loc, f"'{d.name}' is declared extern: a program built from one source "
+                                    f"must define it (clCompileProgram and clLinkProgram take it from "
+                                    f"another unit)")
         if d.init is not None and not d.type.is_error:
             d.init, d.type = self.check_initializer(d.type, d.init, constant)
-        elif constant and not d.type.is_error:
+        elif constant and not d.type.is_error and not external:
             self.diags.error(d.loc, "variable in constant address space must be initialized")
         if d.type.is_array and d.type.length is None:
             self.diags.error(d.loc, f"definition of variable with array type needs an explicit "
                                     f"size or an initializer")
-        if d.type.is_void or (d.type.is_record and not d.type.record.is_complete):
+        if d.type.is_void or (d.type.is_record and not d.type.record.is_complete and not external):
             self.diags.error(d.loc, f"variable has incomplete type '{d.type.base_spelling()}'")
         self.refuse_half_declaration(d.type, d.loc, "variable")
         self.declare(d.name, d, d.loc)

@@ -23,6 +23,9 @@ _INTEGER_ONLY = {A.BinaryOp.MOD, A.BinaryOp.BIT_AND, A.BinaryOp.BIT_OR, A.Binary
                  A.BinaryOp.SHL, A.BinaryOp.SHR}
 
 
+_CHECKERS: dict[tuple[type, type], object] = {}  # (checker class, expression class) -> its check_ method
+
+
 def implicit(e: A.Expr, kind: A.CastKind, t: T.Type) -> A.Cast:
     return A.Cast(e.loc, kind, e, implicit=True, type=t)
 
@@ -37,8 +40,10 @@ class ExpressionChecker(VectorChecker, HalfChecker):
 
     # ---- entry points -------------------------------------------------------------------------
     def check(self, e: A.Expr) -> A.Expr:
-        method = getattr(self, "check_" + type(e).__name__)
-        return method(e)
+        method = _CHECKERS.get((type(self), type(e)))
+        if method is None:  # the first of its kind: check_<its class name>, remembered
+            method = _CHECKERS[type(self), type(e)] = getattr(type(self), "check_" + type(e).__name__)
+        return method(self, e)
 
     def rvalue(self, e: A.Expr) -> A.Expr:
         return self.to_rvalue(self.check(e))
@@ -144,6 +149,19 @@ class ExpressionChecker(VectorChecker, HalfChecker):
     def check_InitList(self, e: A.InitList) -> A.Expr:
         return self.error(e, "initializer list is only allowed in a declaration")
 
+    def check_CompoundLiteral(self, e: A.CompoundLiteral) -> A.Expr:
+        """A vector's or a scalar's compound literal is the value its brace list gives (clang's
+        rule for vectors: lanes in order, the rest zero); an aggregate's would need storage."""
+        target = self.resolve_type(e.type, e.loc)
+        if target.is_error:
+            return _poison(e)
+        if target.is_vector:
+            return self.vector_initializer(target.unqualified(), e.init)
+        if target.is_scalar:
+            return self.scalar_initializer(target.unqualified(), e.init, constant=False)
+        return self.error(e, f"compound literals of type '{target}' are not supported (only of "
+                             f"vector and scalar types)")
+
     # ---- unary operators ----------------------------------------------------------------------
     def check_Unary(self, e: A.Unary) -> A.Expr:
         e.operand = self.rvalue(e.operand)
@@ -209,6 +227,12 @@ class ExpressionChecker(VectorChecker, HalfChecker):
             self.check(e.operand).type
         if t.is_error:
             return _poison(e)
+        if e.vec_step:
+            if t.is_vector:
+                return A.IntLiteral(e.loc, 4 if t.count == 3 else t.count, type=T.INT)
+            if t.is_arithmetic:
+                return A.IntLiteral(e.loc, 1, type=T.INT)
+            return self.error(e, f"invalid vec_step argument of type '{t.unqualified()}' (a scalar or vector type)")
         try:
             size = t.size  # raises for incomplete types, whose alignment is unknown too
             size = t.align if e.alignment else size

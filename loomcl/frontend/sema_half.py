@@ -22,7 +22,8 @@ def is_half(t: T.Type) -> bool:
     """Whether t is half, a vector of half, or an array of those (not a struct holding halves)."""
     while t.is_array:
         t = t.element
-    return T.element_of(t).unqualified() == T.HALF
+    t = T.element_of(t)
+    return t.is_floating and t.bits == 16
 
 
 class HalfChecker:

@@ -26,9 +26,10 @@ class SourceFile:
         return ""
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True, slots=True)
 class Location:
-    """A point in a source file. `file` may be None for tokens synthesized by the compiler."""
+    """A point in a source file. `file` may be None for tokens synthesized by the compiler.
+    Never changed once made (not `frozen`, whose checks would slow the lexer's one per token)."""
 
     file: SourceFile | None
     line: int

@@ -8,7 +8,6 @@ names that must not expand this token again (see preprocessor.py).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .source import Location
@@ -26,23 +25,42 @@ class TokenKind(enum.Enum):
     EOF = "end of file"
 
 
-@dataclass(eq=False)
+NO_NAMES: frozenset[str] = frozenset()
+
+
 class Token:
-    kind: TokenKind
-    text: str
-    loc: Location
-    at_bol: bool = False        # first token of a line (directives start here)
-    has_space: bool = False     # preceded by whitespace (for stringizing)
-    hideset: frozenset[str] = field(default_factory=frozenset)
-    value: Any = None           # int/float value of a literal, bytes of a string
-    type: Any = None            # types.Type of a literal, after finish_tokens
+    """One token. A plain class with slots, not a dataclass: a large program makes a million."""
+
+    __slots__ = ("kind", "text", "loc", "at_bol", "has_space", "hideset", "value", "type")
+
+    def __init__(self, kind: TokenKind, text: str, loc: Location, at_bol: bool = False,
+                 has_space: bool = False, hideset: frozenset[str] = NO_NAMES, value: Any = None,
+                 type: Any = None):
+        self.kind = kind
+        self.text = text
+        self.loc = loc
+        self.at_bol = at_bol            # first token of a line (directives start here)
+        self.has_space = has_space      # preceded by whitespace (for stringizing)
+        self.hideset = hideset          # macro names that must not expand this token (Prosser)
+        self.value = value              # int/float value of a literal, bytes of a string
+        self.type = type                # types.Type of a literal, after finish_tokens
 
     def is_(self, text: str) -> bool:
         """True for a punctuator, keyword or identifier spelled `text`."""
         return self.text == text and self.kind in (TokenKind.PUNCT, TokenKind.KEYWORD, TokenKind.IDENT)
 
     def copy(self, **changes) -> "Token":
-        return replace(self, **changes)
+        new = Token(self.kind, self.text, self.loc, self.at_bol, self.has_space, self.hideset, self.value,
+                    self.type)
+        for name, value in changes.items():
+            setattr(new, name, value)
+        return new
+
+    def expanded_at(self, loc: Location, hideset: frozenset[str]) -> "Token":
+        """A copy placed at a macro's use site (not at a line start), with `hideset` added."""
+        own = self.hideset
+        return Token(self.kind, self.text, loc, False, self.has_space, own | hideset if own else hideset,
+                     self.value, self.type)
 
     def __repr__(self) -> str:
         return f"Token({self.kind.name}, {self.text!r}, {self.loc.line}:{self.loc.column})"

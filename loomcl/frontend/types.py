@@ -39,6 +39,10 @@ class Qualifiers:
                           self.restrict or other.restrict,
                           other.address_space or self.address_space)
 
+    def in_space(self, space: AddressSpace | None) -> "Qualifiers":
+        """These qualifiers with the address space replaced (dataclasses.replace is slow for sema)."""
+        return Qualifiers(self.const, self.volatile, self.restrict, space)
+
     def includes(self, other: "Qualifiers") -> bool:
         """True when self has every cv-qualifier of other (address spaces not compared)."""
         return ((self.const or not other.const) and (self.volatile or not other.volatile)
@@ -87,8 +91,14 @@ class Type:
     def address_space(self) -> AddressSpace | None:
         return self.quals.address_space
 
+    _unqualified = None  # unqualified()'s answer, remembered (not a field: no part of the value)
+
     def unqualified(self) -> "Type":
-        return self if self.quals == NO_QUALIFIERS else self.with_quals(NO_QUALIFIERS)
+        found = self._unqualified
+        if found is None:
+            found = self if self.quals == NO_QUALIFIERS else self.with_quals(NO_QUALIFIERS)
+            object.__setattr__(self, "_unqualified", found)
+        return found
 
     def with_quals(self, quals: Qualifiers) -> "Type":
         # Remembered on the (interned) instance: the front-end asks this of the same few types
@@ -438,8 +448,8 @@ def with_address_space(t: Type, space: AddressSpace) -> Type:
     """t placed in `space`; for arrays the element carries it too, so decay keeps the space."""
     if isinstance(t, ArrayType):
         element = with_address_space(t.element, space)
-        return array_of(element, t.length, replace(t.quals, address_space=space))
-    return t.with_quals(replace(t.quals, address_space=space))
+        return array_of(element, t.length, t.quals.in_space(space))
+    return t.with_quals(t.quals.in_space(space))
 
 
 def _int(name: str, bits: int, signed: bool, rank: int) -> IntegerType:

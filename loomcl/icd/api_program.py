@@ -128,7 +128,15 @@ def clLinkProgram(context, num_devices, devices, options, num_programs, programs
     inputs = registry.get_list(num_programs, programs, "program", routine)
     if not inputs:
         raise LogicError(routine, status_code.INVALID_VALUE, "no input programs")
-    linked = link_program(found, inputs, _options(options), devices=chosen, report_warnings=False)
+    try:
+        linked = link_program(found, inputs, _options(options), devices=chosen, report_warnings=False)
+    except Error as error:
+        failed = getattr(error, "program", None)
+        if failed is not None:  # a link that began and failed answers its program too, whose build
+            error.result = registry.new(failed, "program")  # log says why (CL_LINK_PROGRAM_FAILURE)
+            if notify:
+                call_object_callback(notify, error.result, user_data)
+        raise
     address = registry.new(linked, "program")
     if notify:
         call_object_callback(notify, address, user_data)

@@ -3,7 +3,8 @@
 Each entry point is a Python function named as in the C API (in the api_*.py modules), called by the
 native library's C function of the entry's exact signature (native_entries.py), by index. The
 wrapper here is the C API's error convention: a loomcl Error becomes its status (returned, or
-stored through `errcode_ret` for functions that return an object); any other exception is a bug in
+stored through `errcode_ret` for functions that return an object, which answer NULL unless the
+error carries the object the spec still returns as `result`); any other exception is a bug in
 loomcl, reported on stderr and answered OUT_OF_RESOURCES, so that no exception ever unwinds into the
 C caller. Entry points loomcl does not implement (another platform's interop: GL, Direct3D, EGL)
 answer INVALID_OPERATION.
@@ -18,6 +19,7 @@ import os
 import sys
 import traceback
 
+from loomcl.runtime import interrupts
 from loomcl.errors import Error, KernelCheckError, KernelFaultError, KernelInterruptedError, status_code
 
 from .dispatch_table import ENTRIES, Entry
@@ -42,6 +44,8 @@ def _failed(error: Error) -> int:
 def guarded(entry: Entry, function):
     """`function` under the C API's error convention for `entry`."""
     name = entry.name
+    if entry.returns == "i" and name.startswith(_WAITING):
+        return _waiting(name, function)
     if entry.returns == "i":
         def call(*args):
             try:
@@ -58,8 +62,8 @@ def guarded(entry: Entry, function):
             errcode_ret = args[-1]
             try:
                 result, code = function(*args[:-1]), 0
-            except Error as error:
-                result, code = None, _failed(error)
+            except Error as error:  # `result`: the object a failure still returns (clLinkProgram's)
+                result, code = getattr(error, "result", None), _failed(error)
             except KeyboardInterrupt:
                 result, code = None, _interrupted(name)
             except BaseException:  # noqa: BLE001
@@ -80,13 +84,39 @@ def guarded(entry: Entry, function):
     return other
 
 
+_WAITING = ("clFinish", "clWaitForEvents", "clEnqueue")  # the calls that may wait for kernels (those returning a status)
+
+
+def _waiting(name: str, function):
+    """A call that may wait for kernels: Ctrl-C meanwhile (under Python's default handler) stops the
+    kernel that runs, the call goes on, and the host gets the interrupt back as it returns
+    (runtime/interrupts.py says why). The failure that interrupt caused is not the call's: the host's
+    KeyboardInterrupt reports it."""
+    def call(*args):
+        with interrupts.deferring() as scope:
+            try:
+                status = function(*args) or 0
+            except KernelInterruptedError as error:
+                status = 0 if scope.interrupted else _failed(error)
+            except Error as error:
+                status = _failed(error)
+            except KeyboardInterrupt:
+                status = _interrupted(name)
+            except BaseException:  # noqa: BLE001 - nothing may unwind into C
+                status = _internal_error(name)
+        if scope.interrupted and hand_back_interrupt is not None:
+            hand_back_interrupt()
+        return status
+    return call
+
+
 def _interrupted(name: str) -> int:
-    """Ctrl-C stopped the call (Python's SIGINT handler raised KeyboardInterrupt in it, which cannot
+    """Ctrl-C stopped a call that does not wait for kernels (a long clBuildProgram), or one under a
+    SIGINT handler of the host's own (Python's handler raised KeyboardInterrupt in it, which cannot
     unwind through the C caller): the caller gets the status of an interrupted launch and the user
-    a line saying why, not a bug report. (Raising SIGINT again for the host's Python would land at
-    its next bytecode: inside the handler of the caller's error, or in the middle of printing it.)
-    A C host never gets here: the interpreter it embeds handles no SIGINT, whose meaning stays the
-    host's."""
+    a line saying why, not a bug report. (Making SIGINT pending again for the host's Python would
+    fire inside pyopencl's handling of that status's error, or while it is printed.) A C host never
+    gets here: the interpreter it embeds does not handle SIGINT (native/loomcl_icd.c)."""
     print(f"loomcl ICD: Ctrl-C (SIGINT) stopped {name}, which returns CL_OUT_OF_RESOURCES", file=sys.stderr)
     return status_code.OUT_OF_RESOURCES
 
@@ -110,6 +140,7 @@ class DispatchTable:
 
 
 connected_table: DispatchTable | None = None  # set once, by entry.connect
+hand_back_interrupt = None  # the native library's: SIGINT pending again once the call has returned (entry.connect)
 
 
 def connected() -> DispatchTable:

@@ -3,6 +3,7 @@ platform's handle and the Python functions behind the table (native/loomcl_icd.c
 GIL held)."""
 from __future__ import annotations
 
+import ctypes
 import threading
 
 from . import (absent, api_context, api_event, api_image, api_kernel, api_memory, api_platform, api_program, api_queue,
@@ -27,13 +28,15 @@ def implementations() -> dict:
     return found
 
 
-def connect(table_address: int, icd_entry: int, remembers_arguments: int = 0) -> tuple[int, tuple]:
+def connect(table_address: int, icd_entry: int, remembers_arguments: int = 0,
+            hand_back_interrupt: int = 0) -> tuple[int, tuple]:
     """Called once by the native library (with the GIL held): `table_address` is its dispatch table of
     C entry points, `icd_entry` its clIcdGetPlatformIDsKHR (which
     clGetExtensionFunctionAddressForPlatform answers, cl_khr_icd); `remembers_arguments` says that it
     remembers kernels' arguments (a library built by an older loomcl does not, and must get only the
-    C API's statuses). Answers the platform's handle and the Python functions the entry points call,
-    in the table's order."""
+    C API's statuses); `hand_back_interrupt` is its function that makes SIGINT pending again for a
+    Python host once the current call has returned (dispatch.py). Answers the platform's handle and
+    the Python functions the entry points call, in the table's order."""
     if remembers_arguments:
         kernel_args.answer_handle_set()
     with _lock:
@@ -42,6 +45,8 @@ def connect(table_address: int, icd_entry: int, remembers_arguments: int = 0) ->
             table.functions["clIcdGetPlatformIDsKHR"] = icd_entry
             registry.dispatch_address = table_address
             dispatch.connected_table = table
+            if hand_back_interrupt:
+                dispatch.hand_back_interrupt = ctypes.CFUNCTYPE(None)(hand_back_interrupt)
     return platform_address(), dispatch.connected_table.callables
 
 

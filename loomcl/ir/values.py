@@ -150,11 +150,15 @@ class GlobalVariable(Value):
     Its value is a pointer in `address_space` to `value_type` storage."""
 
     def __init__(self, name: str, value_type: ty.Type, address_space: ty.AddressSpace,
-                 initializer: list[int | float] | None = None) -> None:
+                 initializer: list[int | float] | None = None, linkage: str = "internal") -> None:
         super().__init__(ty.pointer(address_space), name)
         self.value_type = value_type
         self.address_space = address_space
         self.initializer = initializer  # flat list of scalar element values, or None
+        # how the linker (driver/linker.py) sees program-scope `__constant` data: "internal" (a
+        # static, or compiler-made data), "external" (defined here, other units' extern declarations
+        # resolve to it, by name) or "declaration" (`extern`: defined in another unit)
+        self.linkage = linkage
 
 
 def const_int(type: ty.IntType, value: int) -> Constant:

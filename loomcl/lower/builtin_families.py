@@ -100,12 +100,18 @@ class FamilyBuiltinLowering:
         s, t = T.element_of(source), T.element_of(target)
         if t.is_floating and rounding not in (None, "rte") and source != target:
             raise unsupported(f"'{name}': rounding a floating-point result other than to nearest", e.loc)
+        above = None
         if s.is_floating and t.is_integer:
+            if saturate:  # at or above hi + 1 (a power of two, exact in any float): hi itself, which
+                # the float clamp below cannot give where hi has more bits than the float's mantissa
+                limit = splat(value.type, float(t.max_value + 1))
+                above = self.b.compare(ins.Predicate.OGE, value, limit)
             value = self._float_to_integer_range(value, rounding, saturate, t)
         elif s.is_integer and t.is_integer and saturate:
             value = self._saturate_integer(value, s, t)
         kind = cast_kind(s, t)
-        return self.convert(kind, value, source, target)
+        result = self.convert(kind, value, source, target)
+        return result if above is None else self.b.select(above, splat(result.type, t.max_value), result)
 
     def _float_to_integer_range(self, value: Value, rounding, saturate: bool, t: T.Type) -> Value:
         if rounding not in (None, "rtz"):

@@ -47,7 +47,17 @@ class ProgramLowerer:
         for decl in self.tu.globals:
             if decl.address_space is not A.AddressSpace.CONSTANT:
                 raise unsupported(f"program-scope variable '{decl.name}' outside __constant", decl.loc)
+            if decl.storage == "extern" and decl.init is None:  # another unit defines it
+                if decl.type.is_record and not decl.type.record.is_complete:
+                    continue  # `extern constant struct bar b;` naming a struct this unit never defines
+                variable = GlobalVariable(decl.name, memory_type(decl.type), ty.AddressSpace.CONSTANT,
+                                          linkage="declaration")
+                self.module.globals.append(variable)
+                self.globals[decl] = variable
+                continue
             self.globals[decl] = self.constant(decl, decl.name)
+            if decl.storage != "static" and decl.name.isidentifier():  # not a string literal's
+                self.globals[decl].linkage = "external"
         for decl in self.tu.functions:
             self.functions[decl] = self.module.add_function(signature(decl))
             if decl.is_static:

@@ -175,6 +175,11 @@ class Kernel:
             local = engine_api.choose_local_size(global_size, get_pool().thread_count, required)
         else:
             local = engine_api.check_local(local_size, dims, device, required)
+            if self._compiled.options.uniform_work_group_size and not g_times_l \
+                    and any(g % l for g, l in zip(global_size, local)):
+                raise LogicError(ROUTINE, status_code.INVALID_WORK_GROUP_SIZE,
+                                 f"global size {global_size} is not a multiple of local size {local}, and "
+                                 f"the program was built with -cl-uniform-work-group-size")
         if g_times_l:
             global_size = tuple(g * l for g, l in zip(global_size, local))
         offset = engine_api.check_offset(global_offset, dims)

@@ -50,6 +50,7 @@ from collections import deque
 
 from loomcl.errors import KernelInterruptedError, trimmed
 
+from . import interrupts
 from .command import failure_status
 from .constants import command_type
 from .event import COMPLETE, RUNNING, SUBMITTED, Event, dependency_error
@@ -282,6 +283,9 @@ class Scheduler:
                         self._waiters += 1
                         try:
                             self._progress.wait()
+                        except KeyboardInterrupt as exc:  # (the executor runs it: its launch stops too)
+                            if not interrupts.defer(exc):
+                                raise
                         finally:
                             self._waiters -= 1
                         continue
@@ -302,7 +306,8 @@ class Scheduler:
                         error = self._execute(command)
                 except BaseException as exc:  # Ctrl-C while it ran here: settle it, then go on
                     error = command.interruption(exc)
-                    raise
+                    if not interrupts.defer(exc):  # (within an ICD call: the wait goes on)
+                        raise
                 finally:
                     lock.acquire()
                     if error is None and command._times is None:  # (_done_locked's common case, inlined)

@@ -104,7 +104,7 @@ def clone_globals(module: Module, into: Module) -> dict[Value, Value]:
     values: dict[Value, Value] = {}
     for var in module.globals:
         copy_var = GlobalVariable(var.name, var.value_type, var.address_space,
-                                  None if var.initializer is None else list(var.initializer))
+                                  None if var.initializer is None else list(var.initializer), var.linkage)
         values[var] = copy_var
         into.globals.append(copy_var)
     return values

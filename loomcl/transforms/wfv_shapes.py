@@ -86,7 +86,7 @@ def unsupported(function: Function, loop: WorkItemLoop, loops: LoopInfo, everywh
     inner_loops = {inner for inner in loops.loops if inner.header is not loop.header and inner.header in body}
     unrolled = unrolled_loops(loops, inner_loops.__contains__, function.local_size)
     has_inner_loop = any(inner not in unrolled for inner in inner_loops)
-    for block in body:
+    for block in (b for b in function.blocks if b in body):  # in program order: the same reason every run
         for inst in block.instructions:
             reason = _UNSUPPORTED.get(type(inst))
             if reason is None and type(inst).__module__.endswith("images"):

@@ -30,24 +30,29 @@ PYTHON_SHARE = 3  # one program in three also runs as Python kernels
 
 @dataclass(frozen=True)
 class Plan:
-    interp: str = "all"  # all | sample | none
-    native: str = "sample"  # all | sample | one | none
+    interp: str = "all"  # all | sample | cover | none
+    native: str = "sample"  # all | sample | one | cover | none
     python: str = "share"  # all | share (a third of the seeds) | none | seeds: also the Python-kernel twin
     python_seeds: frozenset = frozenset()  # python="seeds": exactly these
     crash_seeds: tuple = ()  # the tester's own tests: these seeds abort the worker natively
+    cover: int = 1  # cover: `cover` consecutive seeds share every configuration out between them
 
     def interp_configs(self, seed: int) -> list[str]:
-        """sample: the default and two others, rotating with the seed."""
+        """sample: the default and two others, rotating with the seed; cover: the default and this
+        seed's share of the others."""
         names = list(INTERP_CONFIGS)
         if self.interp == "all":
             return names
         if self.interp == "sample":
             others = names[1:]
             return [names[0], others[seed % len(others)], others[(seed + 2) % len(others)]]
+        if self.interp == "cover":
+            return [names[0], *names[1:][seed % self.cover::self.cover]]
         return []
 
     def native_configs(self, seed: int) -> list[str]:
-        """sample: the default options and one other, rotating; one: a single one, rotating."""
+        """sample: the default options and one other, rotating; one: a single one, rotating; cover:
+        this seed's share of them all."""
         if self.native == "all":
             return list(NATIVE_CONFIGS)
         if self.native == "sample":
@@ -55,6 +60,8 @@ class Plan:
             return [NATIVE_CONFIGS[0], others[seed % len(others)]]
         if self.native == "one":
             return [NATIVE_CONFIGS[seed % len(NATIVE_CONFIGS)]]
+        if self.native == "cover":
+            return NATIVE_CONFIGS[seed % self.cover::self.cover]
         return []
 
     def python_twin(self, seed: int) -> bool:

@@ -1,15 +1,17 @@
 """Differential testing: a few hundred generated programs through every check.
 
-The first chunk (21 programs) runs by default: its seeds rotate through every
-interpreter and native configuration at least once, and three of them also run as Python kernels
-(python_check.py; one in three of the other chunks' programs do, in every configuration). The other chunks are the `slow` tier (about 2
-minutes on 2 cores; `python3 -m pytest -m slow`, and .ci/run). `PROGRAMS` random legal work-group programs, each checked in
+By default a sample of QUICK_PROGRAMS programs runs, which share every interpreter and native
+configuration out between them (each configuration checks one of them: the fewest programs, hence
+the fewest reference and interpreter runs, that reach every configuration); QUICK_TWINS of them also
+run as Python kernels (python_check.py). The campaign is the `slow` tier (about 2
+minutes on 2 cores; `python3 -m pytest -m slow`, and .ci/run): `PROGRAMS` random legal work-group
+programs, each checked in
 the interpreter on the work-group form of the default pipeline and two other configurations, and
 natively through the public runtime in one build-option configuration, both rotating with the seed
 (so every configuration gets a share of the programs; with 12 interpreter configurations, checking
 each program in all of them took CI's run past 14 minutes). For more, run `python3 -m tests.difftest --programs 10000 --jobs 2`.
 
-Also the generator's self-test: on 200 seeds the checked reference (barrier divergence, races,
+Also the generator's self-test: on 200 seeds (20 in the quick tier) the checked reference (barrier divergence, races,
 uninitialized reads, out-of-range accesses, undefined arithmetic) accepts every generated program,
 and the same seed always gives the same program.
 """
@@ -24,7 +26,11 @@ from .generator import PRELUDE, generate
 
 PROGRAMS = 210
 FIRST_SEED = 1_000_000  # away from the seeds people try by hand
-CHUNK = 21  # the first chunk, run by default, covers every configuration (20 native, 12 interpreter)
+CHUNK = 21  # each chunk covers every configuration (20 native, 12 interpreter)
+QUICK_PROGRAMS = 7  # 20 native configurations, 3 per program; 11 interpreter ones besides the default, 2 per program
+QUICK_SEEDS = range(FIRST_SEED, FIRST_SEED + QUICK_PROGRAMS)
+QUICK_TWINS = frozenset(QUICK_SEEDS[:3])  # (a Python twin costs about what its C program costs)
+QUICK_PLAN = runner.Plan(interp="cover", native="cover", cover=QUICK_PROGRAMS, python="seeds", python_seeds=QUICK_TWINS)
 
 
 def _seeds(chunk: int) -> range:
@@ -32,9 +38,8 @@ def _seeds(chunk: int) -> range:
 
 
 def _python_seeds(chunk: int) -> list:
-    """The programs also checked as Python kernels: one in three, but three in the quick chunk
-    (a Python twin costs about what its C program costs; the quick tier is short of time)."""
-    return [seed for seed in _seeds(chunk) if seed % (7 if chunk == 0 else runner.PYTHON_SHARE) == 0]
+    """The programs also checked as Python kernels: one in three."""
+    return [seed for seed in _seeds(chunk) if seed % runner.PYTHON_SHARE == 0]
 
 
 def _plan(chunks) -> runner.Plan:
@@ -53,8 +58,20 @@ def results(request):
     return found
 
 
-@pytest.mark.parametrize("chunk", [pytest.param(chunk, marks=[pytest.mark.slow] if chunk else [])
-                                   for chunk in range(PROGRAMS // CHUNK)])
+def test_a_sample_of_random_programs():
+    found = {}
+    runner.run(QUICK_SEEDS, QUICK_PLAN, min(2, os.cpu_count() or 1),
+               lambda result: found.setdefault(result.seed, []).append(result))
+    assert sorted(found) == list(QUICK_SEEDS), "a seed was never reported"
+    findings = [f for seed in QUICK_SEEDS for result in found[seed] for f in result.findings]
+    assert not findings, "\n".join(f.line() for f in findings) + \
+        "\n(reproduce: python3 -m tests.difftest --programs 1 --native all --python all --seed SEED --save DIR)"
+    twins = {seed: [r.python for r in found[seed]] for seed in QUICK_TWINS}
+    assert all(status == ["compared"] for status in twins.values()), twins
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(PROGRAMS // CHUNK))
 def test_random_programs(chunk, results):
     seeds = _seeds(chunk)
     assert all(seed in results for seed in seeds), "a seed was never reported"
@@ -65,10 +82,12 @@ def test_random_programs(chunk, results):
     assert twins and all(status == ["compared"] for status in twins.values()), twins
 
 
-@pytest.mark.parametrize("block", [pytest.param(block, marks=[pytest.mark.slow] if block else []) for block in range(4)])
-def test_generated_programs_are_legal(block):
-    """The reference rejects illegal programs; it must accept every generated one."""
-    for seed in range(block * 50, (block + 1) * 50):
+@pytest.mark.parametrize("seeds", [pytest.param(range(start, stop), marks=[pytest.mark.slow] if start else [],
+                                                id=f"{start}-{stop}")
+                                   for start, stop in ((0, 20), (20, 80), (80, 140), (140, 200))])
+def test_generated_programs_are_legal(seeds):
+    """The reference rejects illegal programs; it must accept every generated one (20 in the quick tier)."""
+    for seed in seeds:
         program = generate(seed)
         module = compiler.build(PRELUDE + program.source).module
         check.reference(module, check.case_of(program))  # raises InvalidProgram
@@ -106,8 +125,13 @@ def test_about_half_the_programs_carry_vector_code():
     assert statements > 0
 
 
-def test_the_default_chunk_covers_every_configuration():
-    """The quick tier's programs (chunk 0) reach every interpreter and native configuration."""
+def test_the_quick_sample_covers_every_configuration():
+    """The quick tier's programs reach every interpreter and native configuration, and so does each
+    chunk of the campaign."""
+    interp = {name for seed in QUICK_SEEDS for name in QUICK_PLAN.interp_configs(seed)}
+    native = [options for seed in QUICK_SEEDS for options in QUICK_PLAN.native_configs(seed)]
+    assert interp == set(check.INTERP_CONFIGS)
+    assert sorted(native) == sorted(check.NATIVE_CONFIGS)  # each once
     plan = runner.Plan(interp="sample", native="one")
     interp = {name for seed in _seeds(0) for name in plan.interp_configs(seed)}
     native = {options for seed in _seeds(0) for options in plan.native_configs(seed)}

@@ -1,6 +1,6 @@
 """Every kernel of reported/workgroup/ and of found/ (legal programs loomcl once got wrong)
 must give its expected output: natively in every build-option configuration (each file in a child process, so a
-crash fails its test instead of killing pytest), in the interpreter on the work-group form of every
+crash fails its test instead of killing pytest; the quick tier: the default options and a share of the others), in the interpreter on the work-group form of every
 pipeline configuration, and in the work-item reference itself."""
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
@@ -21,13 +21,24 @@ def _id(path):
     return path.stem
 
 
+def _quick(index: int, config: str) -> bool:
+    """The quick tier runs each file natively with the default options and its share of the others
+    (configuration k for file k - 1 modulo the files: together they reach every one); the slow tier
+    runs every file in every configuration."""
+    k = NATIVE_CONFIGS.index(config)
+    return k == 0 or (k - 1) % len(FILES) == index
+
+
 @pytest.fixture(scope="module")
-def native_results():
-    """Native results of every file, computed two files at a time (child processes)."""
-    if not FILES:
-        return {}
+def native_results(request):
+    """Native results of the (file, configuration) pairs this run selected, two files at a time (child
+    processes)."""
+    wanted: dict = {}
+    for item in request.session.items:
+        if item.originalname == "test_native":
+            wanted.setdefault(item.callspec.params["path"], []).append(item.callspec.params["config"])
     with ThreadPoolExecutor(2) as pool:
-        return dict(zip(FILES, pool.map(lambda p: regressions.native_results(p, NATIVE_CONFIGS), FILES)))
+        return dict(zip(wanted, pool.map(lambda p: regressions.native_results(p, wanted[p]), wanted)))
 
 
 @lru_cache(maxsize=None)
@@ -36,8 +47,10 @@ def _loaded(path):
     return compiler.build(source).module, case, expected
 
 
-@pytest.mark.parametrize("config", NATIVE_CONFIGS, ids=lambda c: c or "default")
-@pytest.mark.parametrize("path", FILES, ids=_id)
+@pytest.mark.parametrize("path, config", [
+    pytest.param(path, config, id=f"{path.stem}-{config or 'default'}",
+                 marks=[] if _quick(index, config) else [pytest.mark.slow])
+    for index, path in enumerate(FILES) for config in NATIVE_CONFIGS])
 def test_native(path, config, native_results):
     ok, detail = native_results[path][config]
     assert ok, f"{path.name} with {config or 'default options'}: {detail}"

@@ -200,3 +200,21 @@ def test_fast_relaxed_rsqrt_is_not_the_hardware_estimate_on_avx512():
         asm = machine.emit_assembly(llvm.parse_assembly(text))
     assert "vsqrtps" in asm or "vsqrtss" in asm
     assert "vrsqrt14" not in asm
+
+
+def test_uniform_work_group_size_refuses_a_non_uniform_launch(ctx, queue):
+    """A program built with -cl-uniform-work-group-size: a global size that is not a multiple of
+    the local size is INVALID_WORK_GROUP_SIZE (the API spec; the CTS's options_uniform_work_group_size).
+    Without the option the same launch runs, with a smaller last group."""
+    import loomcl as cl
+
+    source = "__kernel void k(__global int *a) { a[get_global_id(0)] = get_local_size(0); }"
+    out = cl.Buffer(ctx, cl.mem_flags.WRITE_ONLY, 40)
+    uniform = cl.Program(ctx, source).build(options="-cl-std=CL3.0 -cl-uniform-work-group-size")
+    with pytest.raises(cl.LogicError, match="INVALID_WORK_GROUP_SIZE.*-cl-uniform-work-group-size"):
+        uniform.k(queue, (10,), (4,), out)
+    uniform.k(queue, (8,), (4,), out)
+    cl.Program(ctx, source).build(options="-cl-std=CL3.0").k(queue, (10,), (4,), out)
+    values = np.zeros(10, np.int32)
+    cl.enqueue_copy(queue, values, out)
+    np.testing.assert_array_equal(values, [4] * 8 + [2, 2])

@@ -228,6 +228,105 @@ def test_scalar_arguments_splat_into_vector_builtins(run_kernel, rng):
     np.testing.assert_allclose(out, f * 2 + 1, rtol=1e-6)
 
 
+COMPOUND_LITERALS = """
+__kernel void compound(__global int2 *coords, __global int *scalars) {
+    int tidX = get_global_id(0), tidY = 7;
+    int2 c = (int2) {tidX, tidY};              // the CTS's test_buffers image_migrate
+    coords[tidX] = c + (int2){1}.yx;           // lanes not written are zero; a postfix applies
+    scalars[tidX] = (int){5} + (int4){1, 2, 3, 4}.w + (float4){(float2)(0.5f), 1.5f}.z;
+}
+"""
+
+
+def test_compound_literals_of_vectors_and_scalars(run_kernel):
+    """`(int2){x, y}`: a compound literal of a vector is its brace list's value, lanes in order and
+    the rest zero (clang's rule), where `(int2)(x)` would copy x into every lane."""
+    coords, scalars = run_kernel(COMPOUND_LITERALS, "compound", (8,), (4,), np.zeros((8, 2), np.int32),
+                                 np.zeros(8, np.int32))
+    np.testing.assert_array_equal(coords, np.stack([np.arange(8), np.full(8, 8)], axis=1))
+    np.testing.assert_array_equal(scalars, np.full(8, 5 + 4 + 1))
+
+
+def test_compound_literal_of_a_struct_is_a_clear_error(ctx):
+    source = "struct S { int a; };\n__kernel void k(__global int *o) { o[0] = ((struct S){1}).a; }"
+    with pytest.raises(cl.RuntimeError) as failed:
+        cl.Program(ctx, source).build()
+    assert "<kernel>:2:44: error: compound literals of type 'struct S' are not supported (only of vector and scalar types)" \
+        in str(failed.value)
+
+
+VEC_STEP = """
+typedef char TypeToTest;
+typedef float3 Three;
+__kernel void steps(__global int *dest) {
+    float2 v2; Three v3; long16 v16; TypeToTest c;
+    int i = 0;
+    dest[i++] = vec_step(char);                  // the CTS's test_vectors step_type, step_var, ...
+    dest[i++] = vec_step(TypeToTest);
+    dest[i++] = vec_step(c);
+    dest[i++] = vec_step(v2);
+    dest[i++] = vec_step(Three);                 // a 3-lane vector steps as 4
+    dest[i++] = vec_step(v3);
+    dest[i++] = vec_step v16;
+    dest[i++] = vec_step(uchar8) + vec_step(double);
+}
+"""
+
+
+def test_vec_step_counts_lanes_of_types_and_expressions(run_kernel):
+    (dest,) = run_kernel(VEC_STEP, "steps", (1,), (1,), np.zeros(8, np.int32))
+    np.testing.assert_array_equal(dest, [1, 1, 1, 2, 4, 4, 16, 9])
+
+
+def test_vec_step_of_a_pointer_is_a_clear_error(ctx):
+    source = "__kernel void k(__global int *o) { o[0] = vec_step(o); }"
+    with pytest.raises(cl.RuntimeError) as failed:
+        cl.Program(ctx, source).build()
+    assert "<kernel>:1:43: error: invalid vec_step argument of type '__global int *' (a scalar or vector " \
+           "type)" in str(failed.value)
+
+
+UNROLL_HINT = """
+__kernel void pragma_unroll(__global uint *dst) {
+    __attribute__((opencl_unroll_hint))            // the CTS's test_compiler pragma_unroll
+    for (size_t i = 0; i < 100; ++i)
+        dst[i] = i;
+    __attribute__((opencl_unroll_hint(2))) while (dst[0] < 3) dst[0]++;
+    __attribute__((aligned(16))) int kept = 5;     // attributes that begin a declaration
+    dst[1] += kept;
+}
+"""
+
+
+def test_loop_attributes_are_hints(run_kernel):
+    (dst,) = run_kernel(UNROLL_HINT, "pragma_unroll", (1,), (1,), np.zeros(100, np.uint32))
+    np.testing.assert_array_equal(dst, [3, 6] + list(range(2, 100)))
+
+
+SATURATING = """
+__kernel void sat(__global const float *f, __global const double *d, __global int *i, __global uint *u,
+                  __global long *l, __global ulong *ul) {
+    int k = get_global_id(0);
+    i[k] = convert_int_sat(f[k]);     // the CTS's test_conversions: inf and 2^31 give INT_MAX,
+    u[k] = convert_uint_sat(f[k]);    // not the largest float below it
+    l[k] = convert_long_sat(d[k]);
+    ul[k] = convert_ulong_sat_rtz(d[k]);
+}
+"""
+
+
+def test_saturating_conversions_reach_the_integer_maximum(run_kernel):
+    f = np.array([np.inf, 2.0**31, 2.0**32, 3e9, -np.inf, np.nan, 2147483520.0, 1.5], np.float32)
+    d = np.array([np.inf, 2.0**63, float.fromhex("0x1.fffffffffffffp+63"), 2.0**64, -np.inf, np.nan, 2.0**62, 1.5], np.float64)
+    _, _, i, u, l, ul = run_kernel(SATURATING, "sat", (8,), (8,), f, d, np.zeros(8, np.int32),
+                                   np.zeros(8, np.uint32), np.zeros(8, np.int64), np.zeros(8, np.uint64))
+    imax, umax, lmax, ulmax = 2**31 - 1, 2**32 - 1, 2**63 - 1, 2**64 - 1
+    np.testing.assert_array_equal(i, [imax, imax, imax, imax, -2**31, 0, 2147483520, 1])
+    np.testing.assert_array_equal(u, [umax, 2**31, umax, 3000000000, 0, 0, 2147483520, 1])
+    np.testing.assert_array_equal(l, [lmax, lmax, lmax, lmax, -2**63, 0, 2**62, 1])
+    np.testing.assert_array_equal(ul, np.array([ulmax, 2**63, 0xfffffffffffff800, ulmax, 0, 0, 2**62, 1], np.uint64))
+
+
 def test_piglit_bswap_writes_past_its_buffer_into_padding(ctx, queue):
     """piglit's bswap.cl launches 24 work-items on 8-element ushort2 buffers: the overrun is its own
     bug, but it must land in loomcl's padding (it corrupted the host's heap: 'corrupted size vs.

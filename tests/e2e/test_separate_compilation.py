@@ -18,8 +18,8 @@ __kernel void apply(__global float *a) {
 __kernel void smoothed(__global float *a, __local float *tile) { smooth(tile, a); }
 """
 LIBRARY = r"""
-static float helper(float x) { return x * 3.0f; }   /* the same name as USER's: no clash */
-__constant float offset[2] = {100.0f, 200.0f};       /* likewise */
+static float helper(float x) { return x * 3.0f; }       /* the same name as USER's: no clash */
+static __constant float offset[2] = {100.0f, 200.0f};   /* likewise (a static is the unit's own) */
 float scale(float x) { return helper(x) * 2.0f + offset[0]; }
 void smooth(__local float *tile, __global float *a) {   /* a barrier in another unit */
     size_t l = get_local_id(0), n = get_local_size(0), g = get_global_id(0);
@@ -180,12 +180,23 @@ def test_undefined_functions_are_still_an_error_of_build_and_of_static_declarati
 
 
 @pytest.mark.parametrize(("options", "code", "message"), [
-    ("-cl-std=CL2.0", "INVALID_COMPILER_OPTIONS", "does not support OpenCL C 2.0"),
     ("-cl-bogus", "INVALID_COMPILER_OPTIONS", "unknown build option: '-cl-bogus'"),
 ])
 def test_bad_compile_options(ctx, options, code, message):
     with pytest.raises(cl.LogicError, match=f"{code}.*{message}"):
         cl.Program(ctx, "float f(float x) { return x; }").compile(options=options)
+
+
+@pytest.mark.parametrize(("routine", "code"), [("compile", "COMPILE_PROGRAM_FAILURE"),
+                                               ("build", "BUILD_PROGRAM_FAILURE")])
+def test_an_opencl_c_version_the_device_lacks_fails_to_compile(ctx, routine, code):
+    """-cl-std=CL2.0 is a valid option; on a device without OpenCL C 2.0 the program "will fail to
+    compile" (API spec 5.8.6.5), with the reason in the build log."""
+    prg = cl.Program(ctx, "float f(float x) { return x; }")
+    with pytest.raises(cl.RuntimeError, match=f"{code}"):
+        getattr(prg, routine)(options="-cl-std=CL2.0")
+    assert prg.get_build_info(ctx.devices[0], cl.program_build_info.STATUS) == cl.build_status.ERROR
+    assert "does not support OpenCL C 2.0" in prg.get_build_info(ctx.devices[0], cl.program_build_info.LOG)
 
 
 @pytest.mark.parametrize(("options", "message"), [
@@ -304,3 +315,46 @@ def test_recursion_through_two_units_fails_the_link(ctx):
     pong = cl.Program(ctx, "int ping(int n);\nint pong(int n) { return ping(n); }").compile()
     with pytest.raises(cl.RuntimeError, match=r"recursive call across units: (ping -> pong -> ping|pong -> ping -> pong)"):
         cl.link_program(ctx, [ping, pong])
+
+
+DEFINES = """
+__kernel void copy(__global float *src, __global float *dst) { dst[get_global_id(0)] = src[get_global_id(0)]; }
+constant float foo = 4.0f;
+constant struct bar { float x, y, z, r; int color; } sfoo = {1.0f, 2.0f, 0.0f, 0.0f, 7};
+"""
+USES = """
+extern constant float foo;                              /* the CTS's two_file_regular_*_access */
+extern constant struct bar { float x, y, z, r; int color; } sfoo;
+float access_foo() { return foo; }
+struct bar access_sfoo() { return sfoo; }
+__kernel void k(__global float *o) { o[0] = access_foo(); o[1] = access_sfoo().y + sfoo.color; }
+"""
+
+
+def test_extern_constant_variables_resolve_to_another_units_definition(ctx, queue):
+    declares_only = cl.Program(ctx, "extern constant float foo;\nextern constant struct bar bart;\n").compile()  # the
+    # CTS's simple_extern_compile_only: a struct the unit never defines may be declared
+    linked = cl.link_program(ctx, [cl.Program(ctx, DEFINES).compile(), cl.Program(ctx, USES).compile(),
+                                   declares_only])
+    out = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 8)
+    linked.k(queue, (1,), None, out)
+    values = np.zeros(2, np.float32)
+    cl.enqueue_copy(queue, values, out)
+    np.testing.assert_array_equal(values, [4.0, 9.0])
+
+
+@pytest.mark.parametrize(("sources", "message"), [
+    ([USES], "undefined variable 'foo', declared extern in unit 0, is defined in no unit"),
+    ([DEFINES, DEFINES], "duplicate symbol 'foo': defined in unit 0 and in unit 1"),
+    (["extern constant int foo;\nint f() { return foo; }", DEFINES],
+     "conflicting types for 'foo': unit 0 declares i32, unit 1 defines f32"),
+])
+def test_extern_constant_link_errors(ctx, sources, message):
+    with pytest.raises(cl.RuntimeError, match=f"(?s)LINK_PROGRAM_FAILURE.*{message}"):
+        cl.link_program(ctx, [cl.Program(ctx, source).compile() for source in sources])
+
+
+def test_an_extern_variable_in_a_program_built_from_one_source_is_an_error(ctx):
+    with pytest.raises(cl.RuntimeError, match="1:23: error: 'foo' is declared extern: a program built from one "
+                                              "source must define it"):
+        cl.Program(ctx, "extern constant float foo;\n__kernel void k(__global float *o) { o[0] = foo; }").build()

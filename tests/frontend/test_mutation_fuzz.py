@@ -24,7 +24,7 @@ def seeds():
     return found
 
 
-@pytest.mark.parametrize("seed", [11, 12])
+@pytest.mark.parametrize("seed", [11, pytest.param(12, marks=pytest.mark.slow)])  # (one campaign in the quick tier)
 def test_mutants_build_or_get_located_diagnostics(seed):
     """A campaign in a child process: a hung build holds the compiler's lock, so it must not hang
     the test session; the child prints each failing mutant with its source."""

@@ -71,11 +71,15 @@ def test_opencl_c_3_features_loomcl_lacks_are_undefined(feature):
     assert preprocessed(f"#ifdef {feature}\nyes\n#endif\nno", "-cl-std=CL3.0") == "no"
 
 
-def test_cl_std_2_is_refused_naming_the_versions_the_device_has():
-    from loomcl.frontend import OptionError, parse_options
+def test_cl_std_2_fails_the_build_naming_the_versions_the_device_has():
+    """A valid -cl-std the device lacks "will fail to compile the program" (API spec 5.8.6.5):
+    a build error with its log, where an unknown version is an invalid option."""
+    from loomcl.frontend import CompileError, OptionError, parse_options
 
-    with pytest.raises(OptionError, match=r"does not support OpenCL C 2\.0.*1\.0, 1\.1, 1\.2 and 3\.0"):
+    with pytest.raises(CompileError) as failed:
         parse_options("-cl-std=CL2.0")
+    assert failed.value.log == ("error: the device does not support OpenCL C 2.0 ('-cl-std=CL2.0'; it "
+                                "compiles OpenCL C 1.0, 1.1, 1.2 and 3.0)")
     with pytest.raises(OptionError, match="unknown OpenCL C version"):
         parse_options("-cl-std=CL4.0")
 

@@ -203,3 +203,41 @@ def test_if_arithmetic_matches_python(case):
         return
     out = preprocessed(f"#if {text} == {value if value >= 0 else f'(0 - {-value})'}\nyes\n#endif")
     assert out == "yes"
+
+
+# ---- skipped groups are jumped over as text, never tokenized (lexer.skip_group) -----------------
+
+def test_skipped_group_text_is_not_tokenized():
+    """What would be a lexical error in code is no error in a skipped group (as in clang)."""
+    source = "#if 0\n@ don't `stop\n#else\nint a;\n#endif\nint b;"
+    assert preprocessed(source) == "int a ; int b ;"
+
+
+def test_directives_hidden_in_comments_and_continuations_do_not_end_a_skipped_group():
+    source = ("#ifdef NOPE\n/* a comment\n#endif\n */ // #else\nx \\\n#endif\n\"#endif\"\n"
+              "#else\nint kept;\n#endif\n")
+    assert preprocessed(source) == "int kept ;"
+
+
+def test_directive_after_a_comment_at_a_line_start_ends_a_skipped_group():
+    assert preprocessed("#if 0\nint no;\n/* c */ # /* d */ else\nint yes;\n#endif") == "int yes ;"
+
+
+def test_nested_groups_in_a_skipped_group_and_lines_after_it():
+    source = "#if 0\n#if 1\n#else\n#endif\n#elif 1\nint line = __LINE__;\n#endif"
+    assert preprocessed(source) == "int line = 6 ;"
+
+
+def test_unterminated_comment_in_a_skipped_group_is_reported():
+    log = compile_log("#if 0\nint a; /* open\n#endif\n")
+    assert "t.cl:2:8: error: unterminated /* comment" in log
+
+
+def test_trailing_blanks_at_the_end_of_a_file():
+    assert preprocessed("int a;   \t") == "int a ;"
+
+
+def test_skipped_group_in_an_included_file_goes_on_in_its_includer(tmp_path):
+    (tmp_path / "open.h").write_text("#if 0\nint hidden;\n")
+    source = '#include "open.h"\nint also_hidden;\n#endif\nint seen;\n'
+    assert preprocessed(source, f"-I{tmp_path}") == "int seen ;"

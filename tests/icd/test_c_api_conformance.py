@@ -188,3 +188,21 @@ def test_a_1d_image_array_is_written_with_the_callers_slice_pitch():
     ''')
     assert out["write"] == 0 and out["read"] == 0
     assert out["layers"] == list(range(0, 16)) + list(range(32, 48)) + list(range(64, 80))
+
+
+def test_a_failed_link_returns_a_program_with_its_log():
+    """clLinkProgram whose link began and failed answers LINK_PROGRAM_FAILURE and a valid program,
+    whose status is ERROR and whose log says why (the CTS's link_error_returns_program)."""
+    out = run('''
+    context = new_context()
+    program = new_program(context, "int f(int);\\n__kernel void k(__global int *a) { a[0] = f(1); }", build=False)
+    assert cl.clCompileProgram(program, 1, ptrs(DEVICE), b"", 0, None, None, None, None) == 0
+    linked, out["code"] = make(cl.clLinkProgram, context, 1, ptrs(DEVICE), b"", 1, ptrs(program), None, None)
+    out["linked"] = bool(linked)
+    out["status"] = struct.unpack("i", info(cl.clGetProgramBuildInfo, linked, DEVICE, 0x1181))[0]
+    out["log"] = info(cl.clGetProgramBuildInfo, linked, DEVICE, 0x1183).decode()
+    out["release"] = cl.clReleaseProgram(linked)
+    ''')
+    assert out["code"] == -17 and out["linked"]  # CL_LINK_PROGRAM_FAILURE
+    assert out["status"] == -2  # CL_BUILD_ERROR
+    assert "'f'" in out["log"] and out["release"] == 0

@@ -86,4 +86,4 @@ def test_an_internal_error_of_the_front_half_is_an_internal_compiler_error(monke
 
     monkeypatch.setattr(lower, "lower_program", broken)
     with pytest.raises(InternalCompilerError, match="internal compiler error building: TypeError: no rule"):
-        compiler.build(LOOPS)
+        compiler.build(LOOPS + "// a source of its own: the front-half cache must not hold it\n")

@@ -1,7 +1,8 @@
 """The compile-time section of `loomcl bench` (`--compile`): each large program built cold and its
 kernel launched once, on loomcl and on PoCL, each run in a fresh process (child.py), with loomcl's
 time per compiler stage. The ratio is PoCL's build + first launch over loomcl's (above 1: loomcl is
-faster to its first result).
+faster to its first result); `cpu` is the same ratio of processor seconds (child.py), the steadier
+figure on a loaded machine.
 """
 from __future__ import annotations
 
@@ -34,6 +35,11 @@ class CompileRow:
     @property
     def ratio(self) -> float | None:
         ours, theirs = self.total("loomcl"), self.total("pocl")
+        return theirs / ours if ours and theirs else None
+
+    @property
+    def cpu_ratio(self) -> float | None:
+        ours, theirs = (self.results.get(kind, {}).get("cpu_s") for kind in ("loomcl", "pocl"))
         return theirs / ours if ours and theirs else None
 
 
@@ -71,7 +77,7 @@ def _cell(result: dict) -> str:
 
 def summary(rows: list[CompileRow]) -> str:
     lines = ["Compile time: cold build + first launch, seconds (each in a fresh process, caches off)",
-             f"{'program':24} {'loomcl':>8} {'launch':>7} {'PoCL':>8} {'launch':>7} {'ratio':>6}   loomcl stages: "
+             f"{'program':24} {'loomcl':>8} {'launch':>7} {'PoCL':>8} {'launch':>7} {'ratio':>6} {'cpu':>6}   loomcl stages: "
              + " ".join(f"{s:>10}" for s in STAGE_COLUMNS)]
     for row in rows:
         cells = []
@@ -82,13 +88,16 @@ def summary(rows: list[CompileRow]) -> str:
             else:
                 cells += [f"{result.get('status', '-'):>8}", f"{'':7}"]
         ratio = f"{row.ratio:5.2f}x" if row.ratio else f"{'-':>6}"
+        ratio += f" {row.cpu_ratio:5.2f}x" if row.cpu_ratio else f" {'-':>6}"
         stages = (row.results.get("loomcl", {}).get("stages") or {})
         stage_cells = " ".join(f"{stages[s]:10.2f}" if s in stages else f"{'-':>10}" for s in STAGE_COLUMNS)
         lines.append(f"{row.program:24} {' '.join(cells)} {ratio}   {'':15}{stage_cells}")
-    ratios = [row.ratio for row in rows if row.ratio]
-    if ratios:
-        geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-        lines.append(f"geometric mean of PoCL / loomcl (build + first launch): {geomean:.2f}x over {len(ratios)}")
+    for what, ratios in (("", [row.ratio for row in rows if row.ratio]),
+                         (", processor time", [row.cpu_ratio for row in rows if row.cpu_ratio])):
+        if ratios:
+            geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+            lines.append(f"geometric mean of PoCL / loomcl (build + first launch{what}): {geomean:.2f}x "
+                         f"over {len(ratios)}")
     for row in rows:
         for kind, result in row.results.items():
             if result.get("status") != "ok":

@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,7 @@ static struct {
     PyObject *(*Tuple_GetItem)(PyObject *, ssize_t);
     ssize_t (*Tuple_Size)(PyObject *);
     int (*IsFinalizing)(void);  /* optional: _Py_IsFinalizing (3.11, 3.12), Py_IsFinalizing (3.13) */
+    void (*Err_SetInterrupt)(void);
     PyObject *None;
 } py;
 
@@ -119,11 +121,30 @@ static int find_python(void *library) {
     FIND(IncRef, "Py_IncRef")
     FIND(Tuple_GetItem, "PyTuple_GetItem")
     FIND(Tuple_Size, "PyTuple_Size")
+    FIND(Err_SetInterrupt, "PyErr_SetInterrupt")
     FIND(None, "_Py_NoneStruct")
 #undef FIND
     *(void **)&py.IsFinalizing = dlsym(library, "Py_IsFinalizing");
     if (!py.IsFinalizing) *(void **)&py.IsFinalizing = dlsym(library, "_Py_IsFinalizing");
     return 1;
+}
+
+/* Importing Python's signal module (loomcl does, and so does much of the standard library) installs
+   Python's SIGINT handler wherever SIGINT has its default disposition, even in an interpreter started
+   without signal handlers: a C host's Ctrl-C would become a KeyboardInterrupt inside loomcl. So the
+   module is imported now and SIGINT given back its default, in Python's record too (a host's own
+   handler is left alone: Python records it as not its business). */
+static void keep_default_sigint(void) {
+    PyObject *module = py.Import_ImportModule("_signal");
+    PyObject *dfl = module ? py.Object_GetAttrString(module, "SIG_DFL") : NULL;
+    PyObject *result = dfl ? py.Object_CallMethod(module, "signal", "iO", SIGINT, dfl) : NULL;
+    if (!result) {
+        complain("cannot give SIGINT back its default disposition; Python's error follows", NULL);
+        py.Err_Print();
+    }
+    if (result) py.DecRef(result);
+    if (dfl) py.DecRef(dfl);
+    if (module) py.DecRef(module);
 }
 
 /* A C host: open libpython, start an interpreter without its signal handlers (the host owns its
@@ -143,7 +164,10 @@ static int start_embedded_python(void) {
         const char *python = getenv("LOOMCL_PYTHON");
         python = python && *python ? python : LOOMCL_PYTHON;
         if (*python) py.SetProgramName(py.DecodeLocale(python, NULL));  /* kept: Python keeps the pointer */
+        struct sigaction host_sigint;
+        sigaction(SIGINT, NULL, &host_sigint);
         py.InitializeEx(0);
+        if (host_sigint.sa_handler == SIG_DFL) keep_default_sigint();
         py.Eval_SaveThread();
         embedded = 1;
     }
@@ -168,6 +192,15 @@ typedef struct { int gil; PyObject *type, *value, *traceback; } Entered;
 static int python_usable(void) {
     if (!platform || !py.IsInitialized()) return 0;
     return !(py.IsFinalizing && py.IsFinalizing()) || syscall(SYS_gettid) == getpid();
+}
+
+/* Ctrl-C stopped the call in a Python host whose SIGINT means KeyboardInterrupt (dispatch.py says
+   when): the interrupt goes back to the host, pending again, once the call has left loomcl's Python
+   code, so that the host's next check raises it rather than loomcl's. */
+static __thread int interrupt_to_hand_back;
+
+static void hand_back_interrupt(void) {
+    interrupt_to_hand_back = 1;
 }
 
 static Entered enter(void) {
@@ -203,6 +236,10 @@ static void leave(Entered *entered, PyObject *result) {
         py.Err_Print();
     }
     py.Err_Restore(entered->type, entered->value, entered->traceback);
+    if (interrupt_to_hand_back) {
+        interrupt_to_hand_back = 0;
+        if (!embedded) py.Err_SetInterrupt();
+    }
     py.GILState_Release(entered->gil);
 }
 
@@ -415,8 +452,8 @@ static void *platform_from_python(void) {
         entry = py.Import_ImportModule("loomcl.icd.entry");
     }
     if (entry) {
-        PyObject *result = py.Object_CallMethod(entry, "connect", "nni", (intptr_t)dispatch_table,
-                                                (intptr_t)clIcdGetPlatformIDsKHR, 1);
+        PyObject *result = py.Object_CallMethod(entry, "connect", "nnin", (intptr_t)dispatch_table,
+                                                (intptr_t)clIcdGetPlatformIDsKHR, 1, (intptr_t)hand_back_interrupt);
         remembering = result != NULL;
         if (!result) {  /* an older loomcl (a Python host's own): it counts no deaths, nothing is remembered */
             py.Err_Clear();
