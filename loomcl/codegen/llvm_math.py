@@ -9,23 +9,25 @@ is the funnel shift `fshl(x, x, n)`, which takes n modulo the width as OpenCL's 
 Transcendental functions have no x86 instruction: LLVM's vectorizer widens the intrinsic and the backend
 then splits it into one scalar libm call per lane (no vector math library is reachable through llvmlite:
 `-vector-library` is not registered). So we write our own branch-free implementations, which inline and
-vectorize. Float: exp, exp2, log, log2, log10 (devlib/math/libm.py), sin, cos, tan (devlib/math/trig.py, full-
-range Payne-Hanek reduction in integer arithmetic), pow (devlib/math/pow.py, in double inside), exp10,
-expm1, log1p, cbrt, hypot and the hyperbolic functions (devlib/math/wide.py), atan, atan2, asin, acos
-(devlib/math/inverse_trig.py; both in double inside), erf and erfc (devlib/math/erf_double.py, in double
-inside), tgamma and lgamma (devlib/math/gamma.py, in double inside). Double: sin, cos, tan
-(devlib/math/trig_double.py), exp, exp2, exp10, log, log2, log10 (devlib/math/exp_log_double.py), pow
-(devlib/math/pow_double.py), atan, atan2, asin, acos (devlib/math/atan_double.py), erf, erfc, expm1, log1p,
-the hyperbolic functions and their inverses (devlib/math/hyperbolic_double.py), cbrt and hypot
-(devlib/math/root_double.py), tgamma and lgamma (devlib/math/gamma_double.py).
+vectorize. Float: exp, exp2, log, log2, log10 (devlib/math/libm.py), sin, cos, tan (devlib/math/trig.py,
+full-range Payne-Hanek reduction in integer arithmetic), pow (devlib/math/pow.py, log2 in double inside),
+erf (devlib/math/erf.py), atan2 (devlib/math/atan2.py), exp10, expm1, log1p, cbrt, hypot and the
+hyperbolic functions (devlib/math/wide.py), atan, asin, acos (devlib/math/inverse_trig.py), erfc
+(devlib/math/erf_double.py), tgamma and lgamma (devlib/math/gamma.py): the last four in double
+inside. Double: sin, cos, tan (devlib/math/trig_double.py), exp, exp2, exp10, log, log2, log10
+(devlib/math/exp_log_double.py), pow (devlib/math/pow_double.py), atan, atan2, asin, acos
+(devlib/math/atan_double.py), erf, erfc, expm1, log1p, the hyperbolic functions and their inverses
+(devlib/math/hyperbolic_double.py), cbrt and hypot (devlib/math/root_double.py), tgamma and lgamma
+(devlib/math/gamma_double.py).
 Float and double fmod (`frem`) are open-coded too (devlib/math/fmod.py, devlib/math/fmod_double.py).
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..devlib.math import (atan_double, erf_double, exp_log_double, gamma, gamma_double, hyperbolic_double,
-                           inverse_trig, libm, pow, pow_double, root_double, trig, trig_double, wide)
+from ..devlib.math import (atan2, atan_double, erf, erf_double, exp_log_double, gamma, gamma_double,
+                           hyperbolic_double, inverse_trig, libm, pow, pow_double, root_double, trig, trig_double,
+                           wide)
 from ..ir import instructions as ins
 from ..ir import types as ty
 from ..llvmtext.errors import CodegenError
@@ -53,7 +55,7 @@ _INTRINSICS = {
 _DEFINED_EVERYWHERE = {ins.MathFunction.ABS, ins.MathFunction.CLZ, ins.MathFunction.CTZ}
 
 # first match wins; what none of them has is an LLVM intrinsic (no libm call ever: none vectorizes)
-_OWN_LIBRARIES = (libm, trig, pow, wide, inverse_trig,
+_OWN_LIBRARIES = (libm, trig, pow, wide, inverse_trig, atan2, erf,
                   trig_double, exp_log_double, pow_double, atan_double,
                   erf_double, hyperbolic_double, root_double, gamma,
                   gamma_double)

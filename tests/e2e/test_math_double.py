@@ -242,3 +242,63 @@ def test_float_erf_within_opencl_limit(run_kernel, name):
     same = (np.isnan(got) & np.isnan(exact)) | (got.view(np.int32) == exact32.view(np.int32))
     error = np.where(same, 0.0, error)
     assert np.nanmax(error) <= 16 and not np.isnan(error).any(), (x[np.nanargmax(error)], np.nanmax(error))
+
+
+def test_float_erf_across_its_seam_and_where_it_crosses_one_half(run_kernel):
+    """Every third float around 0.875, where devlib/math/erf.py switches from x P(x^2) to 1 - e^(...),
+    and every float below 0.4769, where erf crosses 1/2 and the ulp halves: within the 3 ulp the
+    module promises (OpenCL allows 16), with whole vectors on each side."""
+    def floats(low, high, step):
+        return np.arange(np.float32(low).view(np.int32), np.float32(high).view(np.int32), step,
+                         dtype=np.int32).view(np.float32)
+    x = np.concatenate([floats(0.86, 0.89, 3), floats(0.4760, 0.4770, 1)])
+    x = np.concatenate([x, -x])
+    got = run(run_kernel, "erf", x, t="float")
+    exact = special.erf(x.astype(np.float64))
+    error = np.abs(got - exact) / np.spacing(np.abs(exact).astype(np.float32)).astype(np.float64)
+    assert error.max() < 3, (x[error.argmax()], error.max())
+
+
+def test_float_atan2_in_every_octant(run_kernel):
+    """devlib/math/atan2.py folds the plane onto a = min/max in [0, 1]: ratios across [0, 1] in all
+    eight octants (|y| above and below |x|, both signs of each), within the 2 ulp the module promises
+    (OpenCL allows 6)."""
+    t = np.concatenate([np.linspace(0, 1, 20001), np.exp2(RNG.uniform(-149, 0, 2000))]).astype(np.float32)
+    one = np.ones_like(t)
+    y = np.concatenate([t, one, t, one, -t, -one, -t, -one])
+    x = np.concatenate([one, t, -one, -t, one, t, -one, -t])
+    got = run(run_kernel, "atan2", y, x, t="float")
+    exact = np.arctan2(y.astype(np.float64), x.astype(np.float64))
+    error = np.abs(got - exact) / np.spacing(np.abs(exact).astype(np.float32)).astype(np.float64)
+    assert error.max() < 2, (y[error.argmax()], x[error.argmax()], error.max())
+
+
+def test_float_pow_at_the_ends_of_its_exponent_range(run_kernel):
+    """devlib/math/pow.py forms w = y log2|x| in double and 2^w in float: results from the subnormal
+    range to overflow, also with x next to 1 and |y| huge (where w must be exact to 2^-30), within the
+    2 ulp the module promises (OpenCL allows 16)."""
+    x = np.concatenate([np.exp2(RNG.uniform(-149, 128, 6000)), 1 + RNG.uniform(-1e-3, 1e-3, 6000)])
+    w = RNG.uniform(-152, 130, x.size)
+    with np.errstate(divide="ignore"):
+        y = (w / np.log2(x.astype(np.float32).astype(np.float64))).astype(np.float32)
+    x, y = x.astype(np.float32), np.where(np.isfinite(y), y, np.float32(2))
+    got = run(run_kernel, "pow", x, y, t="float")
+    with np.errstate(over="ignore"):
+        exact = np.power(x.astype(np.float64), y.astype(np.float64))
+    exact32 = exact.astype(np.float32)
+    with np.errstate(invalid="ignore"):
+        error = np.abs(got - exact) / np.spacing(np.abs(exact32)).astype(np.float64)
+    error = np.where(got.view(np.int32) == exact32.view(np.int32), 0.0, error)
+    assert error.max() < 2, (x[error.argmax()], y[error.argmax()], error.max())
+
+
+def test_double_erf_from_its_seam_to_where_it_rounds_to_one(run_kernel):
+    """devlib/math/erf_double.py's erf beyond 0.84375 is 1 - e^(R(a) - a^2), one polynomial R up to
+    |x| = 6: whole vectors just below and above the seam, across the range and past 6, both signs,
+    within the 2 ulp the module promises (OpenCL allows 16), against mpmath."""
+    x = np.concatenate([0.84375 - RNG.uniform(0, 1e-3, 256), 0.84375 + RNG.uniform(0, 0.2, 512),
+                        RNG.uniform(0.84375, 6.5, 1024)])
+    x = np.concatenate([x, -x])
+    got = run(run_kernel, "erf", x)
+    worst, where = worst_ulp(got, (x,), mp.erf)
+    assert worst < 2, (where, worst)

@@ -1,17 +1,24 @@
-"""Vectorizable erf and erfc, written in LLVM IR: double precision, and float by evaluating the double
-code once and rounding (branch-free; see devlib/math/libm.py for why we write our own).
+"""Vectorizable erf and erfc, written in LLVM IR: double precision, and float erfc by evaluating the double
+code once and rounding (branch-free; see devlib/math/libm.py for why we write our own; float erf is in
+devlib/math/erf.py).
 
 * |x| < 0.84375: erf x = x P(x^2), P of degree 12 (relative error 2^-69; for float results degree 6,
   2^-33, and degree 8 below for G); erfc x = 1 - erf x.
-* |x| >= 0.84375: erfc |x| = e^(-x^2) G(1/|x|) / |x| with G(u) = erfc(1/u) e^(1/u^2) / u, which is
+* erfc, |x| >= 0.84375: erfc |x| = e^(-x^2) G(1/|x|) / |x| with G(u) = erfc(1/u) e^(1/u^2) / u, which is
   smooth in u = 1/|x| (it tends to 1/sqrt(pi)), fitted on four intervals of |x| (split at 1.5, 2.5
   and 4.5) by degree-16 polynomials in u - u_centre (relative errors 2^-58 to 2^-69); the interval's
   coefficients are picked by selects. x^2 is split exactly (two_product) and e^(-x^2) comes from the
   double-double exp of devlib/math/pow_double.py, so erfc keeps its relative accuracy down to its
-  underflow near 27.3. erf |x| = 1 - erfc |x|; erfc of a negative x is 2 - erfc |x|.
+  underflow near 27.3. erfc of a negative x is 2 - erfc |x|.
+* erf, |x| >= 0.84375: erf |x| = 1 - e^(R(a) - a^2) with a = min(|x|, 6) (from 6 on erfc is below 2^-54
+  and erf rounds to 1) and R(a) = ln erfc a + a^2, one polynomial of degree 18 in a - 3.421875, fitted
+  with weight erfc a / erf a: the error it makes in erf is below 0.52 ulp (the error in erfc may grow
+  where erfc is tiny, erf does not see it). R - a^2 is summed as a double-double into the same exp,
+  so erf needs no division and no selected coefficients (float erfc uses the pieces above; float erf
+  is in devlib/math/erf.py).
 Polynomials fitted for loomcl by weighted least squares at Chebyshev nodes. Special values: erf(+-0) =
 +-0, erf(+-inf) = +-1, erfc(inf) = 0, erfc(-inf) = 2, NaN gives NaN. OpenCL 1.2 allows 16 ulp; measured
-errors are in tests/e2e/test_math_double.py.
+errors are in tests/e2e/test_math_double.py (double erf: under 1.3 ulp).
 """
 from __future__ import annotations
 
@@ -54,6 +61,15 @@ _ERFC_PIECES = (
         -0.24365524323549625, -0.06950044935715508, 0.5595874736056103)),
 )
 
+# erf alone, |x| >= 0.84375: ln erfc a + a^2 in a - centre (see the module's docstring)
+_ERF_TAIL_END, _ERF_TAIL_CENTRE = 6.0, 3.421875
+_LN_ERFC_PLUS_SQUARE = (
+    1.5612197408161496e-12, 2.7222817684476342e-11, 2.126019694682372e-10, 9.857818412591035e-10,
+    2.8507551284750444e-09, 5.1494454956757265e-09, 4.109084200881441e-09, -4.326138751491361e-09,
+    -4.3543872638537465e-09, -1.0575595082209328e-07, 6.38001212451477e-07, -4.267894871546233e-06,
+    2.662609026932238e-05, -0.00015923913027217452, 0.0009335246785801068, -0.005507914279455314,
+    0.03450442030415302, -0.2713918025310867, -1.8414429237858494)
+
 # the same for float results, of lower degree (relative errors below 2^-32)
 _ERF_SMALL_FLOAT = (
     8.872427360111499e-05, -0.0008251419806348135, 0.005209821213664046, -0.026862656675785874,
@@ -79,7 +95,7 @@ _ERFC_PIECES_FLOAT = (
 
 
 def supports(function: M, t: ty.Type) -> bool:
-    return function in SUPPORTED and ty.scalar_of(t) in (ty.f32, ty.f64)
+    return function == M.ERFC and ty.scalar_of(t) == ty.f32 or function in SUPPORTED and ty.scalar_of(t) == ty.f64
 
 
 def libm_function(module: ModuleText, function: M, t: ty.Type) -> str:
@@ -90,8 +106,11 @@ def libm_function(module: ModuleText, function: M, t: ty.Type) -> str:
         outer = llvm_type(t)
         x = "%x" if ty.scalar_of(t) == ty.f64 else body.op(f"fpext {outer} %x to {body.F}")
         double = ty.scalar_of(t) == ty.f64
-        result = body.erf(x, function == M.ERFC, _ERF_SMALL if double else _ERF_SMALL_FLOAT,
-                          _ERFC_PIECES if double else _ERFC_PIECES_FLOAT)
+        if function == M.ERF:
+            result = body.erf_double(x)
+        else:
+            result = body.erfc(x, _ERF_SMALL if double else _ERF_SMALL_FLOAT,
+                               _ERFC_PIECES if double else _ERFC_PIECES_FLOAT)
         if ty.scalar_of(t) == ty.f32:
             result = body.op(f"fptrunc {body.F} {result} to {outer}")
         module.declare(name, "\n".join([f"define internal {outer} @{name}({outer} %x) #0 {{", "entry:",
@@ -113,7 +132,20 @@ class _ErfWriter(_DoublePowWriter):
             acc = self.fma(v, acc, c)
         return acc
 
-    def erf(self, x: str, complement: bool, small_poly, pieces) -> str:
+    def erf_double(self, x: str) -> str:
+        ax = self.call("fabs", x)
+        small_erf = self.dop("fmul", x, self.horner(self.dop("fmul", x, x), _ERF_SMALL, t=self.F))
+        a = self.call("minnum", ax, self.d(_ERF_TAIL_END))
+        r = self.horner(self.dop("fsub", a, self.d(_ERF_TAIL_CENTRE)), _LN_ERFC_PLUS_SQUARE, t=self.F)
+        square = self.dop("fmul", a, a)
+        square_tail = self.call("fma", a, a, self.neg(square))
+        head, tail = self.two_sum(r, self.neg(square))
+        erfc = self.exp_double_double(head, self.dop("fsub", tail, square_tail))
+        big = self.call("copysign", self.dop("fsub", self.d(1.0), erfc), x)
+        result = self.select(self.fcmp("olt", ax, self.d(_SMALL)), small_erf, big)
+        return self.select(self.fcmp("uno", x, x), x, result)
+
+    def erfc(self, x: str, small_poly, pieces) -> str:
         ax = self.call("fabs", x)
         small_erf = self.dop("fmul", x, self.horner(self.dop("fmul", x, x), small_poly, t=self.F))
         u = self.dop("fdiv", self.d(1.0), ax)
@@ -122,10 +154,6 @@ class _ErfWriter(_DoublePowWriter):
         gauss = self.exp_double_double(self.neg(square), self.neg(square_tail))
         erfc_big = self.dop("fmul", self.dop("fmul", gauss, self.piecewise_poly(ax, u, pieces)), u)
         small = self.fcmp("olt", ax, self.d(_SMALL))
-        if complement:
-            big = self.select(self.fcmp("olt", x, self.d(0.0)), self.dop("fsub", self.d(2.0), erfc_big), erfc_big)
-            result = self.select(small, self.dop("fsub", self.d(1.0), small_erf), big)
-        else:
-            big = self.call("copysign", self.dop("fsub", self.d(1.0), erfc_big), x)
-            result = self.select(small, small_erf, big)
+        big = self.select(self.fcmp("olt", x, self.d(0.0)), self.dop("fsub", self.d(2.0), erfc_big), erfc_big)
+        result = self.select(small, self.dop("fsub", self.d(1.0), small_erf), big)
         return self.select(self.fcmp("uno", x, x), x, result)

@@ -1,10 +1,10 @@
-"""Vectorizable single-precision atan, atan2, asin and acos, evaluated in double and rounded to float
-once (the writer is devlib/math/wide.py's).
+"""Vectorizable single-precision atan, asin and acos, evaluated in double and rounded to float once (the
+writer is devlib/math/wide.py's; float atan2 is devlib/math/atan2.py, in float).
 
 atan |x|: a = |x|, or 1/a above 1 (atan a = pi/2 - atan(1/a)); above tan(pi/12) = 2 - sqrt 3 the
 addition formula atan a = pi/6 + atan((a sqrt 3 - 1)/(a + sqrt 3)) brings the argument to
 |t| <= 2 - sqrt 3, where the Taylor series t - t^3/3 + t^5/5 - ... to t^17 is within 2^-36.
-atan2(y, x) = atan(|y|/|x|) (0/0 taken as 0, inf/inf as 1, so the C99 cases of zeros and infinities
+Inside, atan2(y, x) = atan(|y|/|x|) (0/0 taken as 0, inf/inf as 1, so the C99 cases of zeros and infinities
 fall out), pi minus it when x has its sign bit set, with the sign of y. asin x = atan2(x,
 sqrt((1 - x)(1 + x))) and acos x = atan2(sqrt((1 - x)(1 + x)), x): exact products in double, NaN for
 |x| > 1 from the square root.
@@ -19,7 +19,7 @@ from ...llvmtext.module import ModuleText
 from ...llvmtext.types import intrinsic_suffix
 from .wide import _WideWriter
 
-SUPPORTED = {M.ATAN, M.ATAN2, M.ASIN, M.ACOS}
+SUPPORTED = {M.ATAN, M.ASIN, M.ACOS}
 
 _ATAN_TAYLOR = tuple((-1) ** k / (2 * k + 1) for k in range(8, -1, -1))  # in t^2, times t
 
@@ -32,13 +32,11 @@ def libm_function(module: ModuleText, function: M, t: ty.Type) -> str:
     name = f"loomcl.{function.value}.{intrinsic_suffix(t)}"
     if name not in module.declarations:
         body = _InverseTrigWriter(module, t)
-        params = ("%x", "%y") if function == M.ATAN2 else ("%x",)
-        result = getattr(body, function.value)(*(body.widen(p) for p in params))
-        nan = body.fcmp("uno", params[0], params[-1])
-        result = body.select(nan, body.op(f"fadd {body.F} {params[0]}, {params[-1]}"),
+        result = getattr(body, function.value)(body.widen("%x"))
+        result = body.select(body.fcmp("uno", "%x", "%x"), body.op(f"fadd {body.F} %x, %x"),
                              body.op(f"fptrunc {body.D} {result} to {body.F}"))
         body.lines.append(f"  ret {body.F} {result}")
-        module.declare(name, body.text(name, params))
+        module.declare(name, body.text(name))
     return f"@{name}"
 
 

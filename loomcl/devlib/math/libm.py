@@ -18,7 +18,8 @@ single-precision library):
 
 Special values (NaN, +-inf, 0, negatives) follow C99 Annex F through final selects. Measured accuracy
 against float64 references is in tests/codegen/test_math.py (OpenCL allows 3 ulp for these).
-sin, cos and tan are in devlib/math/trig.py, pow in devlib/math/pow.py; both use the writer below.
+sin, cos and tan are in devlib/math/trig.py, pow in devlib/math/pow.py, erf in devlib/math/erf.py; they use
+the writer below.
 """
 from __future__ import annotations
 
@@ -138,8 +139,13 @@ class _Writer:
     # -- exp and exp2 ---------------------------------------------------------------------------------
 
     def exp(self, base2: bool) -> None:
+        y = self.exp_of("%x", base2)
+        self.lines.append(f"  ret {self.F} {self.select(self.fcmp('uno', '%x', '%x'), '%x', y)}")
+
+    def exp_of(self, x: str, base2: bool = False) -> str:
+        """e^x (2^x with base2) for a value x that is not NaN."""
         low, high = (-151.0, 129.0) if base2 else (-104.0, 89.0)
-        x = self.call("minnum", self.call("maxnum", "%x", self.f(low)), self.f(high))
+        x = self.call("minnum", self.call("maxnum", x, self.f(low)), self.f(high))
         if base2:
             n = self.call("rint", x)
             r = self.op(f"fmul {self.F} {self.op(f'fsub {self.F} {x}, {n}')}, {self.f(0.6931471805599453)}")
@@ -147,10 +153,13 @@ class _Writer:
             n = self.call("rint", self.op(f"fmul {self.F} {x}, {self.f(_LOG2E)}"))
             r = self.fma(n, self.f(-_LN2_HI), x)
             r = self.fma(n, self.f(-_LN2_LO), r)
+        return self.exp_reduced(r, n)
+
+    def exp_reduced(self, r: str, n: str) -> str:
+        """e^r 2^n for |r| <= ln2/2 and integral n in [-151, 129] (floats)."""
         r2 = self.op(f"fmul {self.F} {r}, {r}")
         p = self.op(f"fadd {self.F} {self.fma(r2, self.horner(r, _EXP_POLY), r)}, {self.f(1.0)}")
-        y = self._times_power_of_two(p, n)
-        self.lines.append(f"  ret {self.F} {self.select(self.fcmp('uno', '%x', '%x'), '%x', y)}")
+        return self._times_power_of_two(p, n)
 
     def _times_power_of_two(self, p: str, n: str) -> str:
         """p * 2^n for integral n in [-151, 129], as p * 2^(n/2) * 2^(n - n/2): each factor normal."""

@@ -1,14 +1,17 @@
 """Vectorizable single-precision pow, written in LLVM IR (see devlib/math/libm.py for why and how).
 
-pow(x, y) = 2^(y log2|x|), evaluated in double so that one f32 rounding at the end is the only
-visible error (OpenCL allows 16 ulp; this is within one). Vectorized it runs on <N x double>.
+pow(x, y) = 2^(y log2|x|): log2|x| and w = y log2|x| in double (|w| up to 151 must be known to about
+2^-30 absolute), 2^w from there in float (OpenCL allows 16 ulp; measured: within 2). Vectorized, the
+double part runs on <N x double>, the rest on <N x float>.
 
 * log2|x|: x in double is normal even when it is a float subnormal; |x| = 2^e m with m in
   [sqrt(1/2), sqrt 2), t = (m - 1)/(m + 1), ln m = 2 atanh t = 2 (t + t^3 Q(t^2)) with a minimax Q
   (relative error 2^-45 on |t| <= 0.1716), log2|x| = e + 2 log2(e) (t + t^3 Q).
-* 2^w: w clamped to [-300, 300] (beyond, a float result is 0 or inf anyway), n = rint(w), f = w - n
-  exactly, 2^f by a degree-7 minimax polynomial (2^-34), times 2^n made from exponent bits; the
-  conversion to float rounds once, also into the subnormal range and to inf.
+* 2^w: w clamped to [-151, 129] (beyond, a float result is 0 or inf anyway), n = rint(w), f = w - n
+  exactly, then in float e^(f ln2) 2^n as libm.py's exp does it (one rounding of f ln2 to float costs
+  2^-25 relative), rounded once also into the subnormal range and to inf. The double 2^w of the
+  functions computed in double (devlib/math/wide.py) is `exp2`: a degree-7 minimax polynomial (2^-34)
+  times 2^n made from exponent bits.
 * C99 Annex F / OpenCL special cases by final selects: pow(x, +-0) = 1 and pow(1, y) = 1 even for
   NaN; pow(-1, +-inf) = 1; finite x < 0 with non-integral finite y is NaN; the sign of x survives
   only for odd integral y (so pow(-0, -3) = -inf, pow(-inf, 3) = -inf, pow(-0, 2) = +0);
@@ -78,10 +81,18 @@ class _PowWriter(_Writer):
         scale_bits = self.op(f"shl {self.L} {self.op(f'zext {self.I} {biased} to {self.L}')}, {self.l(52)}")
         return self.dop("fmul", p, self.op(f"bitcast {self.L} {scale_bits} to {self.D}"))
 
+    def exp2_to_float(self, w: str) -> str:
+        """2^w as a float for a double w (NaN is the caller's): n = rint(w) and f = w - n in double,
+        then e^(f ln2) 2^n by the float exp of devlib/math/libm.py, on float lanes."""
+        w = self.call("minnum", self.call("maxnum", w, self.d(-151.0), t=self.D), self.d(129.0), t=self.D)
+        n = self.call("rint", w, t=self.D)
+        r = self.dop("fmul", self.dop("fsub", w, n), self.d(0.6931471805599453))
+        return self.exp_reduced(self.op(f"fptrunc {self.D} {r} to {self.F}"),
+                                self.op(f"fptrunc {self.D} {n} to {self.F}"))
+
     def pow(self) -> None:
         xd, yd = (self.op(f"fpext {self.F} {v} to {self.D}") for v in ("%x", "%y"))
-        magnitude = self.exp2(self.dop("fmul", yd, self.log2_abs(xd)))
-        result = self.op(f"fptrunc {self.D} {magnitude} to {self.F}")
+        result = self.exp2_to_float(self.dop("fmul", yd, self.log2_abs(xd)))
         self.lines.append(f"  ret {self.F} {self.special_cases(result)}")
 
     def special_cases(self, result: str) -> str:
