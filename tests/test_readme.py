@@ -49,7 +49,7 @@ def run_shown(command: str, **kwargs) -> subprocess.CompletedProcess:
 
 
 # Commands run elsewhere: by CI itself (.ci/run), or below with smaller sizes.
-RUN_BY_CI = {"python3 -m pytest -q", "python3 -m pytest -q -m slow", "python3 -m pytest -q -m icd_suite",
+RUN_BY_CI = {"python3 -m pytest -q -n auto", "python3 -m pytest -q -m slow", "python3 -m pytest -q -m icd_suite",
              "python3 -m pip install pyopencl mako"}
 SHRUNK = ("loomcl bench", "python3 -m tests.difftest")
 
@@ -62,7 +62,7 @@ def test_the_first_commands_install_and_test_as_ci_does():
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert 'test = [' in pyproject and 'loomcl = "loomcl.cli:main"' in pyproject
     ci = (ROOT / ".ci" / "run").read_text()
-    assert "'.[test]'" in ci and "python -m pytest -q\n" in ci and ".ci/check_install" in ci
+    assert "'.[test]'" in ci and "python -m pytest -q -n auto\n" in ci and ".ci/check_install" in ci
     for tier in ("slow", "icd_suite"):
         assert tier in ci and f"python3 -m pytest -q -m {tier}" in README
 
