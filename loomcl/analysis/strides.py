@@ -24,7 +24,6 @@ correctness may rest on it. Expects SSA (after mem2reg); never changes the IR.
 """
 from __future__ import annotations
 
-import heapq
 from dataclasses import dataclass
 
 from ..ir import instructions as ins
@@ -34,6 +33,7 @@ from ..ir.values import Constant, Value
 from ..ir.dominators import reverse_post_order
 from .loops import Loop, LoopInfo
 from .stride_values import IRREGULAR, ZERO, Class, Poly, Stride, constant
+from .sweep import sweep_to_fixed_point
 
 Op = ins.BinaryOpcode
 _BOTTOM = object()  # not yet visited
@@ -160,34 +160,17 @@ class Strides:
         blocks = [b for b in self.order if b in variable.blocks] if isinstance(variable, Loop) else self.order
         insts = [i for b in blocks for i in b.instructions if not i.is_terminator]
         state: dict[Value, object] = {i: _BOTTOM for i in insts}
-        position = {inst: n for n, inst in enumerate(insts)}
         transfer = _Transfer(self, variable, state)
-        # Sweeps in block order until nothing changes, as a worklist: an instruction is evaluated
-        # again only when an operand changed since its last evaluation (later in this sweep or, for
-        # a loop's back edge, in the next), since its transfer reads nothing else. Same result,
-        # but linear in straight-line code instead of a sweep per change.
-        sweep = list(range(len(insts)))
-        while sweep:
-            queued, next_sweep = set(sweep), set()
-            heapq.heapify(sweep)
-            while sweep:
-                n = heapq.heappop(sweep)
-                inst = insts[n]
-                new = transfer.of(inst)
-                new = join(state[inst], new) if new is not _BOTTOM else state[inst]
-                if new is state[inst] or new == state[inst]:
-                    continue
-                state[inst] = new
-                for user in inst.users.distinct():
-                    m = position.get(user)
-                    if m is None:
-                        continue
-                    if m <= n:
-                        next_sweep.add(m)
-                    elif m not in queued:
-                        queued.add(m)
-                        heapq.heappush(sweep, m)
-            sweep = sorted(next_sweep)
+
+        def evaluate(inst: ins.Instruction) -> bool:
+            new = transfer.of(inst)
+            new = join(state[inst], new) if new is not _BOTTOM else state[inst]
+            if new is state[inst] or new == state[inst]:
+                return False
+            state[inst] = new
+            return True
+
+        sweep_to_fixed_point(insts, evaluate)
         solved = {v: (IRREGULAR if s is _BOTTOM else s) for v, s in state.items()}
         self._solved[key] = solved
         return solved

@@ -24,13 +24,13 @@ legality (a barrier needs uniformity over the whole group).
 """
 from __future__ import annotations
 
-import heapq
 
 from ..ir import instructions as ins
 from ..ir.function import Block, Function
 from ..ir.dominators import PostDominatorTree, reverse_post_order
 from ..ir.ops.shapes import BOTTOM, UNIFORM, VARYING, Kind, Shape, consecutive  # noqa: F401 - shapes are asked for here
 from ..ir.values import Value
+from .sweep import sweep_to_fixed_point
 
 
 class Uniformity:
@@ -78,34 +78,16 @@ class Uniformity:
         shapes, forced = self.shapes, self.forced
         for inst in insts:
             shapes.setdefault(inst, BOTTOM)
-        position = {inst: n for n, inst in enumerate(insts)}
-        # Sweeps in block order until nothing changes, as a worklist: an instruction is evaluated
-        # again only when an operand's shape changed since its last evaluation (later in this sweep
-        # or, for a back edge, in the next), since a rule reads nothing else and joining the same
-        # shape again changes nothing. The same result as whole sweeps, in linear time on
-        # straight-line code.
-        sweep = list(range(len(insts)))
-        while sweep:
-            queued, next_sweep = set(sweep), set()
-            heapq.heapify(sweep)
-            while sweep:
-                n = heapq.heappop(sweep)
-                inst = insts[n]
-                old = shapes[inst]
-                new = VARYING if inst in forced else old.join(self._transfer(inst))
-                if new == old:
-                    continue
-                shapes[inst] = new
-                for user in inst.users.distinct():
-                    m = position.get(user)
-                    if m is None:
-                        continue
-                    if m <= n:
-                        next_sweep.add(m)
-                    elif m not in queued:
-                        queued.add(m)
-                        heapq.heappush(sweep, m)
-            sweep = sorted(next_sweep)
+
+        def evaluate(inst: ins.Instruction) -> bool:
+            old = shapes[inst]
+            new = VARYING if inst in forced else old.join(self._transfer(inst))
+            if new == old:
+                return False
+            shapes[inst] = new
+            return True
+
+        sweep_to_fixed_point(insts, evaluate)
 
     def _mark_divergence(self) -> bool:
         """Find the branches newly divergent and force what their regions make VARYING; whether
